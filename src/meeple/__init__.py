@@ -1,0 +1,11 @@
+"""meeple: a digital table for Triqueta, Triominos, Celtica and Castell.
+
+    >>> import meeple
+    >>> game = meeple.load("triqueta")
+    >>> state = game.new_game(3, seed=7)
+"""
+
+from .core import GameRecord, IllegalAction, games, load
+
+__all__ = ["GameRecord", "IllegalAction", "games", "load"]
+__version__ = "0.1.0"

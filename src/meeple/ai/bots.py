@@ -1,0 +1,72 @@
+"""Bot interface and the simple bots.
+
+A bot chooses an action for `state.current_player`. It must decide only from what that seat may
+know: its own view and the public history. Game-specific knowledge comes from the game's
+heuristics module, found through the registry (never imported here by name).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Callable
+
+from ..core.errors import OptionError
+from ..core.protocol import Action, State
+from ..core.registry import heuristics
+from ..core.rng import Rng
+
+
+class Bot(ABC):
+    """A player that picks moves. `name` is the spec that makes it again (e.g. "greedy")."""
+
+    name: str = "bot"
+
+    @abstractmethod
+    def choose(self, state: State, rng: Rng) -> Action:
+        """A legal action for `state.current_player`."""
+
+
+class RandomBot(Bot):
+    """Uniformly random legal moves: the baseline every other bot must beat."""
+
+    name = "random"
+
+    def choose(self, state: State, rng: Rng) -> Action:
+        return rng.choice(state.legal_actions())
+
+
+class GreedyBot(Bot):
+    """The game's own one-ply heuristic (its heuristics module's `choose`)."""
+
+    name = "greedy"
+
+    def choose(self, state: State, rng: Rng) -> Action:
+        module = heuristics(state.game)
+        if module is None:
+            raise OptionError(f"{state.game.title} has no greedy heuristic")
+        return module.choose(state, rng)
+
+
+_FACTORIES: dict[str, Callable[[str | None], Bot]] = {
+    "random": lambda level: RandomBot(),
+    "greedy": lambda level: GreedyBot(),
+}
+
+
+def register_bot(name: str, factory: Callable[[str | None], Bot]) -> None:
+    """Add a bot kind; `factory(level)` gets the text after a colon (or None)."""
+    _FACTORIES[name] = factory
+
+
+def bot_names() -> list[str]:
+    return sorted(_FACTORIES)
+
+
+def make_bot(spec: str) -> Bot:
+    """A bot from its spec, e.g. "random", "greedy", "ismcts:hard"."""
+    kind, _, level = spec.strip().lower().partition(":")
+    if kind not in _FACTORIES:
+        raise OptionError(f"no bot {spec!r} (bots: {', '.join(bot_names())})")
+    if level and kind in ("random", "greedy"):
+        raise OptionError(f"bot {kind!r} has no levels (got {spec!r})")
+    return _FACTORIES[kind](level or None)

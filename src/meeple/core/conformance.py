@@ -1,0 +1,109 @@
+"""Protocol conformance checks shared by every game's tests.
+
+`check_random_game` plays one random game and asserts, after every action, the invariants the
+protocol promises: JSON round-trip, cheap clone equal to the original, views JSON-safe and
+unchanged by re-sampling what the viewer cannot see, illegal actions rejected without change,
+and determinism from the seed. A game adds its own invariants through `extra`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+from .errors import IllegalAction
+from .protocol import Game, State
+from .rng import Rng
+
+
+def canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def check_state(state: State, rng: Rng, views: bool = True) -> None:
+    """Invariants of one position."""
+    game = state.game
+    data = state.to_json()
+    text = canonical(data)
+    restored = game.from_json(json.loads(text))
+    assert canonical(restored.to_json()) == text, "to_json/from_json does not round-trip"
+    copy = state.clone()
+    assert canonical(copy.to_json()) == text, "clone differs from the original"
+    if views:
+        seats: list[int | None] = [None, *range(state.num_players)]
+        for seat in seats:
+            view = state.view(seat)
+            canonical(view)  # JSON-safe
+            if seat is not None:
+                sample = state.determinize(seat, rng)
+                assert canonical(sample.view(seat)) == canonical(view), (
+                    f"determinize({seat}) changed what seat {seat} sees"
+                )
+                assert canonical(state.to_json()) == text, "determinize changed the state"
+    if not state.is_terminal:
+        legal = state.legal_actions()
+        assert legal, "a running game must offer a legal action"
+        ids = state.legal_action_ids()
+        assert len(set(ids)) == len(ids), "two legal actions share an id"
+        n = game.num_actions(state.num_players, **state.options)
+        assert all(0 <= i < n for i in ids), "action id out of range"
+        for action, action_id in zip(legal, ids):
+            assert state.action_id(action) == action_id
+        illegal = [i for i in range(n) if i not in set(ids)][:3]
+        for action_id in illegal:
+            try:
+                action = state.action_from_id(action_id)
+            except IllegalAction:
+                continue
+            try:
+                state.apply(action)
+            except IllegalAction:
+                pass
+            else:
+                raise AssertionError(f"illegal action id {action_id} was accepted")
+            assert canonical(state.to_json()) == text, "a rejected action changed the state"
+
+
+def check_random_game(
+    game: Game,
+    num_players: int,
+    seed: int,
+    options: dict[str, Any] | None = None,
+    extra: Callable[[State], None] | None = None,
+    views_every: int = 1,
+    max_actions: int = 100_000,
+) -> State:
+    """Play one random game checking every invariant; returns the final state."""
+    options = options or {}
+    rng = Rng(seed ^ 0x5EED)
+    state = game.new_game(num_players, seed=seed, **options)
+    actions = []
+    step = 0
+    while not state.is_terminal:
+        check_state(state, rng, views=step % views_every == 0)
+        if extra is not None:
+            extra(state)
+        action = rng.choice(state.legal_actions())
+        round_trip = game.action_from_json(json.loads(canonical(action.to_json())))
+        assert round_trip == action, "action JSON does not round-trip"
+        assert state.action_from_id(state.action_id(action)) is not None
+        events = state.apply(action)
+        for event in events:
+            for seat in [None, *range(num_players)]:
+                canonical(event.for_seat(seat))
+        actions.append(action)
+        step += 1
+        assert step < max_actions, "game did not end"
+    check_state(state, rng)
+    if extra is not None:
+        extra(state)
+    assert state.legal_actions() == [] or state.is_terminal
+    winners = state.winners()
+    assert winners and all(0 <= w < num_players for w in winners)
+    assert len(state.scores()) == num_players
+    assert len(state.score_breakdown()) == num_players
+    again = game.new_game(num_players, seed=seed, **options)
+    for action in actions:
+        again.step(action)
+    assert canonical(again.to_json()) == canonical(state.to_json()), "same seed and actions, different state"
+    return state

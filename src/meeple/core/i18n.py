@@ -1,0 +1,100 @@
+"""Message catalogs: every word a person reads comes from a TOML catalog, in English ("en") or
+Traditional Chinese ("zh-Hant"), never from literals in an engine.
+
+A message is a Python format string. A format spec names how to show a value:
+`{animal:animal}` looks up `animal.<value>`; `{who:player}` shows the seat's name;
+`{tokens:list:animal}` joins a list, each item looked up under `animal.`.
+"""
+
+from __future__ import annotations
+
+import string
+import tomllib
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Mapping, Sequence
+
+from .errors import DataError, OptionError
+
+LANGUAGES = ("en", "zh-Hant")
+
+
+def check_language(lang: str) -> str:
+    if lang not in LANGUAGES:
+        raise OptionError(f"no language {lang!r} (languages: {', '.join(LANGUAGES)})")
+    return lang
+
+
+def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
+    flat: dict[str, str] = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_flatten(value, name + "."))
+        else:
+            flat[name] = str(value)
+    return flat
+
+
+@lru_cache(maxsize=None)
+def _load(package: str, lang: str) -> dict[str, str]:
+    try:
+        text = resources.files(package).joinpath("locale", f"{lang}.toml").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    try:
+        return _flatten(tomllib.loads(text))
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError(f"message catalog {package}/locale/{lang}.toml: {exc}") from None
+
+
+class Catalog:
+    """Messages of one or more packages in one language, falling back to English."""
+
+    def __init__(self, packages: Sequence[str], lang: str = "en") -> None:
+        self.lang = check_language(lang)
+        self.messages: dict[str, str] = {}
+        for package in packages:
+            self.messages.update(_load(package, "en"))
+        if lang != "en":
+            for package in packages:
+                self.messages.update(_load(package, lang))
+        self.player_names: Sequence[str] = ()
+        self._formatter = _CatalogFormatter(self)
+
+    def has(self, key: str) -> bool:
+        return key in self.messages
+
+    def text(self, key: str, **params: Any) -> str:
+        """The message `key` filled with `params`; an unknown key shows itself, so a missing
+        translation is visible rather than fatal."""
+        template = self.messages.get(key)
+        if template is None:
+            return key if not params else f"{key} {params}"
+        return self._formatter.format(template, **params)
+
+    def name(self, kind: str, value: Any) -> str:
+        return self.messages.get(f"{kind}.{value}", str(value))
+
+    def player(self, seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.player_names):
+            return self.player_names[seat]
+        return self.text("ui.seat", seat=seat) if self.has("ui.seat") else f"P{seat}"
+
+
+class _CatalogFormatter(string.Formatter):
+    def __init__(self, catalog: Catalog) -> None:
+        self.catalog = catalog
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec == "player":
+            return self.catalog.player(value)
+        if format_spec.startswith("list:"):
+            kind = format_spec[5:]
+            sep = self.catalog.messages.get("ui.list_separator", ", ")
+            return sep.join(self.catalog.name(kind, item) for item in value) or self.catalog.messages.get(
+                "ui.nothing", "-"
+            )
+        if format_spec and format_spec.isidentifier():
+            return self.catalog.name(format_spec, value)
+        return super().format_field(value, format_spec)

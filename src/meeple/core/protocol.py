@@ -1,0 +1,283 @@
+"""The game protocol every meeple game implements.
+
+A `Game` describes a game (players, options, action space) and makes `State`s. A `State` is a
+complete position, hidden information included; what a seat may see comes out only through
+`view(seat)` and the events returned by `apply`. See docs/architecture.md for the contract.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Iterable, Mapping, Protocol, Sequence
+
+from .errors import IllegalAction, OptionError, RecordError
+from .rng import Rng, seed_from
+
+
+class Action(Protocol):
+    """An immutable move value. Each game defines its own action types."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """A named rule option. Its type is the type of `default`; `choices` limits strings."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+
+    def coerce(self, value: Any) -> Any:
+        """Accept a value of the right type (or its command-line string form)."""
+        kind = type(self.default)
+        if isinstance(value, str) and kind is not str:
+            text = value.strip().lower()
+            if kind is bool:
+                if text in ("1", "true", "yes", "on"):
+                    value = True
+                elif text in ("0", "false", "no", "off"):
+                    value = False
+                else:
+                    raise OptionError(f"option {self.name!r} takes true or false, not {value!r}")
+            else:
+                try:
+                    value = kind(text)
+                except ValueError:
+                    raise OptionError(f"option {self.name!r} takes a {kind.__name__}, not {value!r}") from None
+        if kind is bool and not isinstance(value, bool):
+            raise OptionError(f"option {self.name!r} takes true or false, not {value!r}")
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise OptionError(f"option {self.name!r} takes a whole number, not {value!r}")
+        if kind is str and not isinstance(value, str):
+            raise OptionError(f"option {self.name!r} takes text, not {value!r}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(map(str, self.choices))
+            raise OptionError(f"option {self.name!r} must be one of {allowed}, not {value!r}")
+        return value
+
+
+class Event:
+    """Something that happened, for renderers and logs.
+
+    `key` names a message in the game's catalog; `params` are public. `secret` holds params that
+    only the seats in `visible_to` may learn (e.g. which token a player kept face down): a
+    renderer asks `for_seat(seat)` and never sees secrets that are not its own.
+    """
+
+    __slots__ = ("key", "player", "params", "secret", "visible_to")
+
+    def __init__(
+        self,
+        key: str,
+        player: int | None = None,
+        params: Mapping[str, Any] | None = None,
+        secret: Mapping[str, Any] | None = None,
+        visible_to: Iterable[int] = (),
+    ) -> None:
+        self.key = key
+        self.player = player
+        self.params = dict(params or {})
+        self.secret = dict(secret or {})
+        self.visible_to = frozenset(visible_to)
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        """The JSON-safe form of this event as `seat` may see it (None: a spectator)."""
+        params = dict(self.params)
+        hidden = bool(self.secret)
+        if self.secret and seat is not None and seat in self.visible_to:
+            params.update(self.secret)
+            hidden = False
+        out: dict[str, Any] = {"key": self.key, "player": self.player, "params": params}
+        if hidden:
+            out["hidden"] = True
+        return out
+
+    def __repr__(self) -> str:
+        return f"Event({self.key!r}, player={self.player}, params={self.params}, secret={self.secret})"
+
+
+class Game(ABC):
+    """A game definition. Subclasses set the class attributes and the abstract methods."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: Module holding the game's optional bot heuristics (see meeple.core.registry).
+    heuristics_module: ClassVar[str | None] = None
+
+    # -- construction -------------------------------------------------------------------------
+    def check_players(self, num_players: int) -> None:
+        if isinstance(num_players, bool) or not isinstance(num_players, int):
+            raise OptionError(f"the number of players must be a whole number, not {num_players!r}")
+        if not self.min_players <= num_players <= self.max_players:
+            raise OptionError(
+                f"{self.title} takes {self.min_players} to {self.max_players} players, not {num_players}"
+            )
+
+    def resolve_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate `options` and fill in defaults; unknown names are an error."""
+        specs = {spec.name: spec for spec in self.option_specs}
+        unknown = sorted(set(options) - set(specs))
+        if unknown:
+            known = ", ".join(specs) or "none"
+            raise OptionError(f"{self.title} has no option {unknown[0]!r} (options: {known})")
+        resolved = {name: spec.default for name, spec in specs.items()}
+        for name, value in options.items():
+            resolved[name] = specs[name].coerce(value)
+        return resolved
+
+    def new_game(self, num_players: int, seed: int | str | None = None, **options: Any) -> "State":
+        """A fresh game. The same seed and options always give the same game."""
+        self.check_players(num_players)
+        resolved = self.resolve_options(options)
+        try:
+            seed_value = seed_from(seed)
+        except (TypeError, ValueError):
+            raise OptionError(f"the seed must be a whole number, not {seed!r}") from None
+        return self._new_state(num_players, seed_value, resolved)
+
+    @abstractmethod
+    def _new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> "State":
+        """Set up a game from validated arguments."""
+
+    # -- actions ------------------------------------------------------------------------------
+    @abstractmethod
+    def num_actions(self, num_players: int, **options: Any) -> int:
+        """Size of the integer action space for this player count and options."""
+
+    @abstractmethod
+    def action_from_json(self, obj: Any) -> Action:
+        """Decode an action; raises RecordError naming what is malformed."""
+
+    # -- serialization ------------------------------------------------------------------------
+    def from_json(self, obj: Any) -> "State":
+        """Rebuild a state from `State.to_json()`; raises RecordError when malformed."""
+        if not isinstance(obj, dict) or obj.get("game") != self.name:
+            raise RecordError(f"not a serialized {self.title} state")
+        try:
+            return self._state_from_json(obj)
+        except RecordError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise RecordError(f"malformed {self.title} state: {exc!r}") from None
+
+    @abstractmethod
+    def _state_from_json(self, obj: dict[str, Any]) -> "State":
+        """Decode a state; may raise KeyError/TypeError/ValueError on malformed input."""
+
+
+class State(ABC):
+    """A complete game position. Mutable: `apply`/`step` change it in place; `clone` copies."""
+
+    game: Game
+    num_players: int
+    options: dict[str, Any]
+
+    # -- whose turn, and what they may do -----------------------------------------------------
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.current_player is None
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the current player, in a fixed order."""
+
+    @abstractmethod
+    def action_id(self, action: Action) -> int:
+        """The integer id of `action` in [0, num_actions)."""
+
+    @abstractmethod
+    def action_from_id(self, action_id: int) -> Action:
+        """The action with this id in this position (raises IllegalAction if out of range)."""
+
+    def legal_action_ids(self) -> list[int]:
+        return [self.action_id(a) for a in self.legal_actions()]
+
+    # -- changing the state -------------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Perform `action` completely and say what happened, or raise IllegalAction and change
+        nothing."""
+        if self.current_player is None:
+            raise IllegalAction("end", "the game is over")
+        self._check(action)
+        log: list[Event] = []
+        self._do(action, log)
+        return log
+
+    def apply_id(self, action_id: int) -> list[Event]:
+        return self.apply(self.action_from_id(action_id))
+
+    def step(self, action: Action) -> None:
+        """Perform an action already known to be legal, without events: the fast path for
+        search and simulation. Never call it with an unchecked action."""
+        self._do(action, None)
+
+    def _check(self, action: Action) -> None:
+        """Raise IllegalAction (naming the rule) unless `action` is legal now. Games override
+        this to give precise reasons; the default compares with `legal_actions()`."""
+        if action not in self.legal_actions():
+            raise IllegalAction("rules", f"{action!r} is not a legal move now")
+
+    @abstractmethod
+    def _do(self, action: Action, log: list[Event] | None) -> None:
+        """Perform a legal action; append events to `log` unless it is None."""
+
+    # -- results ------------------------------------------------------------------------------
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each seat's score so far (final once terminal)."""
+
+    @abstractmethod
+    def score_breakdown(self) -> list[dict[str, Any]]:
+        """Per seat, the parts that make up its score (keys are catalog names)."""
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """Seats that win (several on a shared win); [] while the game is running."""
+
+    def rewards(self) -> list[float]:
+        """Search reward per seat: winners share 1, the rest get 0."""
+        won = self.winners()
+        share = 1.0 / len(won) if won else 0.0
+        return [share if seat in won else 0.0 for seat in range(self.num_players)]
+
+    # -- information --------------------------------------------------------------------------
+    @abstractmethod
+    def view(self, player: int | None) -> dict[str, Any]:
+        """Everything `player` may see and nothing else, JSON-safe; None is a spectator."""
+
+    @abstractmethod
+    def determinize(self, observer: int, rng: Rng) -> "State":
+        """A full state consistent with what `observer` has seen, every unseen thing re-sampled."""
+
+    @abstractmethod
+    def clone(self) -> "State":
+        """An independent copy (hand-written, cheap)."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The complete state, hidden information included (for saving, not for players)."""
+
+
+def check_seat(state: State, seat: int | None, allow_none: bool = True) -> None:
+    """Validate a seat argument to `view` or `determinize`."""
+    if seat is None and allow_none:
+        return
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
+        raise OptionError(f"no seat {seat!r} in a {state.num_players}-player game")
+
+
+def winners_by_key(keys: Sequence[Any]) -> list[int]:
+    """Seats whose key is the maximum (ties share the win)."""
+    best = max(keys)
+    return [seat for seat, key in enumerate(keys) if key == best]

@@ -1,0 +1,71 @@
+"""Seeded randomness that is identical on every machine and cheap to copy.
+
+The engines need a generator whose whole state is one integer: it serializes into a state's
+JSON, clones for free, and does not depend on the Python version's `random` internals.
+SplitMix64 is small, fast enough in CPython, and statistically fine for shuffles.
+"""
+
+from __future__ import annotations
+
+from typing import MutableSequence, Sequence, TypeVar
+
+T = TypeVar("T")
+
+_MASK = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+
+
+class Rng:
+    """SplitMix64 generator. `state` is the full state (a 64-bit int)."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0) -> None:
+        self.state = seed & _MASK
+
+    def next64(self) -> int:
+        self.state = s = (self.state + _GAMMA) & _MASK
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in [0, n), without modulo bias."""
+        if n <= 0:
+            raise ValueError("below() needs n > 0")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def random(self) -> float:
+        """Uniform float in [0, 1)."""
+        return (self.next64() >> 11) * (1.0 / (1 << 53))
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Fisher-Yates in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def spawn(self) -> "Rng":
+        """An independent generator derived from this one (advances this one)."""
+        return Rng(self.next64())
+
+    def clone(self) -> "Rng":
+        return Rng(self.state)
+
+
+def seed_from(value: int | str | None) -> int:
+    """Turn a user seed (int, numeric string, or None for entropy) into a 64-bit seed."""
+    if value is None:
+        import secrets
+
+        return secrets.randbits(63)
+    if isinstance(value, str):
+        value = int(value)
+    return value & _MASK
