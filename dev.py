@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Set-up and entry point on a fresh machine: needs only Python 3.11+.
+
+    python3 dev.py play    # an interactive game of Triqueta against two bots
+    python3 dev.py test    # the whole test suite
+
+Each creates (or reuses) the virtual environment `.venv` beside this file, installs meeple with
+its test dependencies when pyproject.toml changed, then runs. Extra arguments pass through:
+`python3 dev.py play --lang zh-Hant`, `python3 dev.py test -k triqueta`,
+`python3 dev.py meeple simulate triqueta --players 4 --games 100`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+STAMP = VENV / ".meeple-installed"
+
+
+def ensure_env() -> None:
+    """Create .venv and install meeple[test] unless the installed copy is current."""
+    if sys.version_info < (3, 11):
+        sys.exit("meeple needs Python 3.11 or newer")
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text().strip() == wanted:
+        return
+    if not (BIN / "python").exists():
+        print("creating .venv ...", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    print("installing meeple and its dependencies into .venv ...", flush=True)
+    subprocess.run(
+        [str(BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", f"{ROOT}[test]"],
+        check=True,
+    )
+    STAMP.write_text(wanted)
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("play", "test", "meeple"):
+        print(__doc__.strip())
+        return 2
+    ensure_env()
+    command, rest = argv[0], argv[1:]
+    if command == "play":
+        args = [str(BIN / "meeple"), "play", "triqueta", "--players", "3", "--bots", "greedy,greedy", *rest]
+    elif command == "test":
+        args = [str(BIN / "python"), "-m", "pytest", *rest]
+    else:
+        args = [str(BIN / "meeple"), *rest]
+    return subprocess.run(args, cwd=ROOT).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

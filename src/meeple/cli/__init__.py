@@ -1,0 +1,1 @@
+"""The `meeple` command: the only layer that talks to people."""

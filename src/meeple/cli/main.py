@@ -1,0 +1,7 @@
+"""Entry point of the `meeple` command."""
+
+
+def run() -> None:
+    from .app import main
+
+    main()
