@@ -7,9 +7,14 @@ list of seatings is cycled through by game index, so when `games` is a multiple 
 seatings every seating appears equally often, and every bot sits in every seat equally often.
 Two bots in two seats give two seatings (A,B) and (B,A); three bots in three seats give six.
 
-Determinism. Game i is seeded from (seed, i) and each seat's bot from (game seed, seat), so the
-same arguments give the same games whatever the number of worker processes; results are
-gathered by game index. Only timings (and searches that hit a time cap) can vary.
+Duplicate deals. Game i is dealt with the seed meeple.ai.match.derive_seed(seed, i // S), S the
+number of seatings: each deal is played once in every seating (as in duplicate bridge), so the
+luck of the deal cancels out between the bots instead of adding noise to the comparison.
+
+Determinism. Each game's seed depends only on (seed, game index), and each seat's bot draws
+from a stream derived from (game seed, seat) by meeple.ai.match.play_game, so the same arguments
+give the same games whatever the number of worker processes; results are gathered by game
+index. Only timings (and searches that hit a time cap) can vary.
 
 Statistics per bot, over its appearances (one per seat it held in a game): win share (a win
 shared by k seats counts 1/k) with a Wilson 95% interval, mean score with a Student t 95%
@@ -29,14 +34,12 @@ from typing import Any, Callable
 
 from ..core import registry
 from ..core.errors import MeepleError, OptionError
+from ..core.protocol import Action, State
 from ..core.registry import load
 from ..core.rng import Rng
-from .bots import make_bot
+from .bots import Bot, make_bot
+from .match import derive_seed, play_game
 from .ratings import mean_ci95, openskill_ratings, ranks_from_results, wilson_ci95
-
-_MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-
 
 def seatings(num_bots: int, players: int) -> list[tuple[int, ...]]:
     """Every seating (bot index per seat) the arena rotates through; see the module docstring."""
@@ -47,11 +50,6 @@ def seatings(num_bots: int, players: int) -> list[tuple[int, ...]]:
         lineup = [(r + j) % num_bots for j in range(players)]
         found.update(permutations(lineup))
     return sorted(found)
-
-
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game `index`: a SplitMix64 mix so neighbouring games are unrelated."""
-    return Rng((seed ^ ((index + 1) * _GAMMA)) & _MASK).next64() >> 1
 
 
 @dataclass(frozen=True)
@@ -174,45 +172,48 @@ def _init_worker(games: dict[str, str]) -> None:
     registry.GAMES.update(games)
 
 
-def play_game(game_name: str, specs: tuple[str, ...], players: int, seed: int, index: int,
-              seating: tuple[int, ...], options: dict[str, Any]) -> GameOutcome:
-    """Play one game: `specs[s]` is the bot at seat s. Moves go through `apply`, so a bot that
-    returns an illegal move stops the arena with the rule it broke."""
-    start = time.perf_counter()
-    state = load(game_name).new_game(players, seed=seed, **options)
-    bots = [make_bot(spec) for spec in specs]
-    rngs = [Rng(seed ^ ((seat + 1) * 0xD1B54A32D192ED03 & _MASK)) for seat in range(players)]
-    slowest = [0.0] * players
-    capped = 0
-    moves = 0
-    while not state.is_terminal:
-        seat = state.current_player
-        assert seat is not None
-        t0 = time.perf_counter()
-        action = bots[seat].choose(state, rngs[seat])
-        took = time.perf_counter() - t0
-        slowest[seat] = max(slowest[seat], took)
-        last = getattr(bots[seat], "last", None)
+class _Timed(Bot):
+    """Wraps a bot to record its slowest move and how many of its searches hit a time cap."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.slowest = 0.0
+        self.capped = 0
+
+    def choose(self, state: State, rng: Rng) -> Action:
+        start = time.perf_counter()
+        action = self.bot.choose(state, rng)
+        self.slowest = max(self.slowest, time.perf_counter() - start)
+        last = getattr(self.bot, "last", None)
         if last is not None and getattr(last, "hit_time", False):
-            capped += 1
-        state.apply(action)
-        moves += 1
+            self.capped += 1
+        return action
+
+
+def play_arena_game(game_name: str, specs: tuple[str, ...], seed: int, index: int,
+                    seating: tuple[int, ...], options: dict[str, Any]) -> GameOutcome:
+    """Play one game with the bot `specs[s]` at seat s (through meeple.ai.match, whose moves go
+    through `apply`, so a bot that returns an illegal move stops the arena naming the rule)."""
+    start = time.perf_counter()
+    bots = [_Timed(make_bot(spec)) for spec in specs]
+    state, result = play_game(load(game_name), bots, seed, options)
     return GameOutcome(
         index=index,
         seed=seed,
         seating=seating,
-        scores=tuple(state.scores()),
-        winners=tuple(state.winners()),
+        scores=tuple(result.scores),
+        winners=tuple(result.winners),
         rewards=tuple(state.rewards()),
-        moves=moves,
+        moves=result.actions,
         seconds=time.perf_counter() - start,
-        max_move_seconds=tuple(slowest),
-        time_capped_moves=capped,
+        max_move_seconds=tuple(b.slowest for b in bots),
+        time_capped_moves=sum(b.capped for b in bots),
     )
 
 
 def _play_task(task: tuple) -> GameOutcome:
-    return play_game(*task)
+    return play_arena_game(*task)
 
 
 def run_arena(
@@ -241,8 +242,8 @@ def run_arena(
     tasks = []
     for index in range(games):
         seating = plan[index % len(plan)]
-        tasks.append((loaded.name, tuple(specs[b] for b in seating), players, game_seed(seed, index),
-                      index, seating, resolved))
+        tasks.append((loaded.name, tuple(specs[b] for b in seating), derive_seed(seed, index // len(plan)), index,
+                      seating, resolved))
     start = time.perf_counter()
     outcomes: list[GameOutcome | None] = [None] * games
     done = 0
