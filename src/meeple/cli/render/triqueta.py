@@ -57,7 +57,10 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
         face_down = str(p["face_down_count"])
         if "face_down" in p and p["face_down"]:
             face_down += " [" + ", ".join(cat.name("animal", t) for t in p["face_down"]) + "]"
-        players.add_row(name, *(str(c) if c else "·" for c in p["collection"]), face_down, str(p["trees"]), str(p["score"]))
+        score = str(p["score"])
+        if p.get("score_with_face_down", p["score"]) != p["score"]:
+            score += f" ({p['score_with_face_down']})"
+        players.add_row(name, *(str(c) if c else "·" for c in p["collection"]), face_down, str(p["trees"]), score)
     parts.append(players)
     drawn = [t for t in view.get("pending", ()) if t >= 0]
     if drawn:

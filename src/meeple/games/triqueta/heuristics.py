@@ -63,10 +63,18 @@ def _keep_cost(state: TriquetaState, seat: int) -> float:
     return 1.0 + 0.6 * rounds_left - 0.5 * used
 
 
-def _placement_score(state: TriquetaState, seat: int, row: list[int], token: int) -> float:
-    """Value of adding `token` to `row`: good for me, bad for the players still to choose."""
-    mine = gain(state.counts[seat], state.face_down[seat], row + [token]) - gain(
-        state.counts[seat], state.face_down[seat], row
+def _best_row_value(counts: Sequence[int], face_down: Sequence[int], rows: list[list[int] | None]) -> int:
+    return max(gain(counts, face_down, row) for row in rows if row is not None)
+
+
+def _placement_score(state: TriquetaState, seat: int, row_index: int, token: int) -> float:
+    """Value of adding `token` to a row: how it moves the best row each seat still in the
+    round could take. Raising my own best is good; raising an opponent's is bad, and lowering
+    it (poisoning the row they need) is good. The next seat to choose weighs most."""
+    rows = state.rows
+    after = [r if i != row_index or r is None else r + [token] for i, r in enumerate(rows)]
+    mine = _best_row_value(state.counts[seat], state.face_down[seat], after) - _best_row_value(
+        state.counts[seat], state.face_down[seat], rows
     )
     theirs = 0.0
     n = state.num_players
@@ -74,9 +82,8 @@ def _placement_score(state: TriquetaState, seat: int, row: list[int], token: int
         other = (seat + offset) % n
         if state.out[other]:
             continue
-        delta = gain(state.counts[other], (), row + [token]) - gain(state.counts[other], (), row)
-        weight = 0.6 if offset == 1 else 0.35
-        theirs = max(theirs, weight * delta)
+        delta = _best_row_value(state.counts[other], (), after) - _best_row_value(state.counts[other], (), rows)
+        theirs += (0.6 if offset == 1 else 0.35) * delta
     return 0.7 * mine - theirs
 
 
@@ -87,7 +94,7 @@ def _choose_after_draw(state: TriquetaState, seat: int) -> Move:
         kind, row, slot = move
         token = state.pending[slot]
         if kind == PLACE:
-            score = _placement_score(state, seat, state.rows[row], token)
+            score = _placement_score(state, seat, row, token)
         elif kind == KEEP and keep_allowed:
             score = gain(state.counts[seat], state.face_down[seat], [token]) - _keep_cost(state, seat)
         else:  # duo: returning a token to the box is neutral for everyone

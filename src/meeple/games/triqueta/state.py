@@ -266,6 +266,15 @@ class TriquetaState(State):
     def _public_points(self, seat: int) -> int:
         return collection_points(self.counts[seat]) + (1 if self.rock == seat else 0) + self.trees[seat]
 
+    def _points_with_face_down(self, seat: int) -> int:
+        """The score this seat would have if the game ended now (T7 applied): a live preview
+        only its owner may see."""
+        trial = list(self.counts[seat])
+        hidden = self.face_down[seat]
+        for index in best_face_down_choice(trial, hidden):
+            trial[hidden[index]] += 1
+        return collection_points(trial) + (1 if self.rock == seat else 0) + self.trees[seat]
+
     def scores(self) -> list[int]:
         """Visible score of each seat; once the game is over, the final score (T7 applied)."""
         return [self._public_points(seat) for seat in range(self.num_players)]
@@ -309,6 +318,7 @@ class TriquetaState(State):
             if seat == player:
                 entry["face_down"] = sorted(self.face_down[seat])
                 entry["returned"] = sorted(self.returned[seat])
+                entry["score_with_face_down"] = self._points_with_face_down(seat)
             players.append(entry)
         drawer_sees = player is not None and player == self.current and not self.finished
         view: dict[str, Any] = {
