@@ -105,8 +105,7 @@ def test_slow_playouts_are_cut_at_the_deadline():
 
     class Slow(_Policy):
         def playout(self, s, hard):
-            while time.perf_counter() < hard + 1.0:
-                time.sleep(0.002)
+            while time.perf_counter() < hard + 1.0:  # endless playouts, as in a huge game
                 super().playout(s.clone(), hard)
             raise AssertionError("unreachable: the deadline aborts the playout")
 
