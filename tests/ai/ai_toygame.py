@@ -16,7 +16,7 @@ from typing import Any
 
 from meeple.core import registry
 from meeple.core.errors import IllegalAction, RecordError
-from meeple.core.protocol import Event, Game, State, check_seat, winners_by_key
+from meeple.core.protocol import Event, Game, OptionSpec, State, check_seat, winners_by_key
 from meeple.core.rng import Rng
 
 DECK = 16
@@ -43,12 +43,14 @@ class ToyGame(Game):
     min_players = 2
     max_players = 4
     heuristics_module = "ai_toygame"
+    option_specs = (OptionSpec("hand", HAND, "cards dealt to each player", choices=(1, 2, 3, 4)),)
 
     def _new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> "ToyState":
         deck = list(range(1, DECK + 1))
         Rng(seed).shuffle(deck)
-        hands = [sorted(deck[i * HAND:(i + 1) * HAND]) for i in range(num_players)]
-        rest = deck[num_players * HAND:]
+        size = options["hand"]
+        hands = [sorted(deck[i * size:(i + 1) * size]) for i in range(num_players)]
+        rest = deck[num_players * size:]
         return ToyState(self, num_players, hands, rest, [], [0] * num_players, 0, 0, options)
 
     def num_actions(self, num_players: int, **options: Any) -> int:
@@ -92,7 +94,7 @@ class ToyState(State):
 
     @property
     def current_player(self) -> int | None:
-        if self.played == HAND * self.num_players:
+        if self.played == self.options.get("hand", HAND) * self.num_players:
             return None
         return (self.leader + len(self.trick)) % self.num_players
 

@@ -160,3 +160,15 @@ def test_standalone_command_writes_json_and_chart(toy, tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["iterations"] > 0
     assert main(["run", toy, "--bots", "nobody"]) == 2
     assert "error: no bot" in capsys.readouterr().err
+
+
+def test_options_reach_the_games(toy):
+    short = run_arena(toy, ["greedy", "random"], 2, 4, seed=1, workers=1, options={"hand": "1"})
+    assert short.options == {"hand": 1} and short.to_json()["options"] == {"hand": 1}
+    assert all(o.moves == 2 and sum(o.scores) == 1 for o in short.outcomes)
+
+
+def test_time_capped_moves_are_reported(toy):
+    result = run_arena(toy, ["ismcts:0.005s", "random"], 2, 2, seed=1, workers=1)
+    assert result.to_json()["timing"]["time_capped_moves"] > 0
+    assert result.to_json()["timing"]["max_move_seconds"]["ismcts:0.005s"] <= 0.05
