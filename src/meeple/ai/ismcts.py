@@ -119,29 +119,32 @@ class ISMCTSBot(Bot):
 
     # -- the Bot interface ---------------------------------------------------------------------
     def choose(self, state: State, rng: Rng) -> Action:
+        start = time.perf_counter()
         legal = state.legal_actions()
         if len(legal) == 1:
             self.last = SearchStats(visits={state.action_id(legal[0]): 0})
             return legal[0]
-        stats = self.search(state, rng)
+        stats = self.search(state, rng, start)
         by_id = {state.action_id(a): a for a in legal}
         best = max(by_id, key=lambda aid: (stats.visits.get(aid, 0), stats.values.get(aid, 0.0), -aid))
         return by_id[best]
 
     # -- search --------------------------------------------------------------------------------
-    def search(self, state: State, rng: Rng) -> SearchStats:
-        """Run one search for `state.current_player` and return the root statistics."""
+    def search(self, state: State, rng: Rng, start: float | None = None) -> SearchStats:
+        """Run one search for `state.current_player` and return the root statistics. The time
+        budget counts from `start` (a `time.perf_counter()` value; default: now)."""
+        if start is None:
+            start = time.perf_counter()
         config = self.config
         me = state.current_player
         if me is None:
             raise OptionError("the game is over: there is no move to search")
         policy = _Policy(state.game, config, rng)
         root = _Node(-1)
-        start = time.perf_counter()
         soft = hard = math.inf
         if config.seconds is not None:
             soft = start + config.seconds * 0.97
-            hard = start + config.seconds * 1.04
+            hard = start + config.seconds * 1.03
         limit = config.iterations if config.iterations is not None else math.inf
         done = 0
         hit_time = False
@@ -251,10 +254,8 @@ class _Policy:
             else:
                 s.step(choose(s, rng))
             depth += 1
-            if depth & 1 == 0 and clock() > hard:
+            if clock() > hard:
                 raise _Abort
-        if clock() > hard:
-            raise _Abort
         return self.reward(s)
 
     def reward(self, s: State) -> list[float]:
@@ -319,12 +320,12 @@ class _GameTunedBot(ISMCTSBot):
         super().__init__(parse_level(level), name="ismcts" + (f":{level}" if level else ""))
         self._configs: dict[str, SearchConfig] = {}
 
-    def search(self, state: State, rng: Rng) -> SearchStats:
+    def search(self, state: State, rng: Rng, start: float | None = None) -> SearchStats:
         name = state.game.name
         if name not in self._configs:
             self._configs[name] = parse_level(self.level, name)
         self.config = self._configs[name]
-        return super().search(state, rng)
+        return super().search(state, rng, start)
 
 
 register_bot("ismcts", _GameTunedBot)
