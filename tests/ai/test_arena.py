@@ -172,3 +172,22 @@ def test_time_capped_moves_are_reported(toy):
     result = run_arena(toy, ["ismcts:0.005s", "random"], 2, 2, seed=1, workers=1)
     assert result.to_json()["timing"]["time_capped_moves"] > 0
     assert result.to_json()["timing"]["max_move_seconds"]["ismcts:0.005s"] <= 0.05
+
+
+def test_a_bot_in_several_seats_is_rated_once_per_game():
+    """Bot 0 holds seats 0 and 2 and finishes first and third: its update is the mean of both."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    teams = [[model.rating()], [model.rating()], [model.rating()]]
+    first, _, third = model.rate(teams, ranks=[1, 2, 3])
+    rated = openskill_ratings(2, [((0, 1, 0), (1, 2, 3))])
+    assert rated[0].mu == pytest.approx((first[0].mu + third[0].mu) / 2)
+    assert rated[0].sigma == pytest.approx((first[0].sigma + third[0].sigma) / 2)
+
+
+def test_more_seats_than_bots_in_a_real_run(toy):
+    result = run_arena(toy, ["greedy", "random"], 3, 6, seed=4, workers=1)
+    assert result.balanced and len(result.seatings) == 6
+    assert [s.appearances for s in result.summaries] == [9, 9]
+    assert math.isclose(sum(s.wins for s in result.summaries), 6.0)

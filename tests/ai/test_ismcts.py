@@ -275,4 +275,4 @@ def test_bench_reports_iterations_per_second(toy):
     assert report["game"] == toy and report["players"] == 2
     assert report["iterations"] > 0
     assert report["iterations_per_s"] == pytest.approx(report["iterations"] / report["elapsed_s"], rel=0.01)
-    assert report["elapsed_s"] <= 0.22
+    assert report["elapsed_s"] <= 0.2 * 1.10
