@@ -276,3 +276,23 @@ def test_bench_reports_iterations_per_second(toy):
     assert report["iterations"] > 0
     assert report["iterations_per_s"] == pytest.approx(report["iterations"] / report["elapsed_s"], rel=0.01)
     assert report["elapsed_s"] <= 0.2 * 1.10
+
+
+def test_game_policies_apply_per_game_and_specs_override_them(toy, monkeypatch):
+    import meeple.ai.ismcts as ismcts
+
+    monkeypatch.setitem(ismcts.GAME_POLICIES, toy, {"rollout": "greedy", "cutoff": 2})
+    state = meeple.load(toy).new_game(2, seed=1)
+    tuned, plain = make_bot("ismcts:20"), make_bot("ismcts:20,rollout=random")
+    tuned.choose(state, Rng(1))
+    plain.choose(state, Rng(1))
+    assert (tuned.config.rollout, tuned.config.cutoff, tuned.config.iterations) == ("greedy", 2, 20)
+    assert (plain.config.rollout, plain.config.cutoff) == ("random", 2)
+
+
+def test_every_tuned_policy_is_a_valid_config():
+    import meeple.ai.ismcts as ismcts
+
+    for name, policy in ismcts.GAME_POLICIES.items():
+        config = SearchConfig(iterations=1, **policy)
+        assert config.rollout in ("random", "greedy"), name
