@@ -76,9 +76,15 @@ LEVELS: dict[str, dict[str, Any]] = {
     "hard": {"iterations": 4000, "seconds": 1.8},
 }
 
-#: Per-game playout policies, tuned with the arena (docs/ai.md). Games not listed use random
-#: rollouts to the end, which needs nothing from the game but the protocol.
-GAME_POLICIES: dict[str, dict[str, Any]] = {}
+#: Per-game playout policies, tuned with the arena (docs/ai.md). Games not listed (Triqueta,
+#: whose random games are short) use random rollouts to the end, which need nothing from the
+#: game but the protocol. Long games with a strong greedy policy play out greedily for 8 plies
+#: and are then scored by their heuristics' evaluate().
+GAME_POLICIES: dict[str, dict[str, Any]] = {
+    "castell": {"rollout": "greedy", "cutoff": 8},
+    "celtica": {"rollout": "greedy", "cutoff": 8},
+    "triominos": {"rollout": "greedy", "cutoff": 8},
+}
 
 
 @dataclass
