@@ -117,7 +117,8 @@ class TriominosState(State):
         if log is not None:
             log.append(Event("round_start", None, {"round": self.round}))
             for go in opening:
-                log.append(Event("opening_draw", None, {"draws": [[seat, NAME[t]] for seat, t in go]}))
+                for seat, t in go:
+                    log.append(Event("opening_draw", seat, {"who": seat, "tile": NAME[t], "sum": SUM[t]}))
             log.append(Event("opener", self.player, {"who": self.player}))
 
     # -- whose turn -----------------------------------------------------------------------------

@@ -1,0 +1,1 @@
+"""Terminal and picture renderers, one module per game."""
