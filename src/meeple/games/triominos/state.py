@@ -9,7 +9,7 @@ from meeple.core.protocol import Event, State, check_seat, winners_by_key
 from meeple.core.rng import Rng
 
 from .actions import DRAW, PASS, STOP, Action, Draw, Pass, Place, Stop
-from .board import BONUS_POINTS, BRIDGE, Board
+from .board import BONUS_POINTS, Board
 from .geometry import NUM_WINDOW, ORIGIN, UP, WINDOW_CELLS, WINDOW_INDEX, cell, cell_xyd
 from .tiles import NAME, NUM_TILES, SUM, shown
 
