@@ -11,7 +11,7 @@ from meeple.core.rng import Rng
 from .actions import DRAW, PASS, STOP, Action, Draw, Pass, Place, Stop
 from .board import BONUS_POINTS, Board
 from .geometry import NUM_WINDOW, ORIGIN, UP, WINDOW_CELLS, WINDOW_INDEX, cell, cell_xyd
-from .tiles import NAME, NUM_TILES, SUM, shown
+from .tiles import INDEX, NAME, NUM_TILES, SUM, shown
 
 #: Score parts, in order (catalog keys score.<part>).
 PARTS = (
@@ -43,7 +43,8 @@ def rack_size(num_players: int) -> int:
 
 
 class TriominosState(State):
-    """See the package docstring for the rules as implemented; fields are documented inline."""
+    """One game of Triominos (one round, or a match of rounds). Rules as implemented:
+    docs/games/triominos.md; fields are documented inline."""
 
     __slots__ = (
         "game", "num_players", "options", "rng", "round", "pool", "racks", "board", "player",
@@ -476,8 +477,6 @@ class TriominosState(State):
 def state_from_json(game: Any, obj: dict[str, Any]) -> TriominosState:
     """Rebuild a state; the board is replayed placement by placement, so an impossible board is
     rejected (M2) rather than silently accepted."""
-    from .tiles import INDEX
-
     n = obj["num_players"]
     game.check_players(n)
     s = TriominosState(game, n, game.resolve_options(obj["options"]))
