@@ -505,3 +505,13 @@ def test_impossible_board_in_a_saved_state_is_a_record_error():
     data["pool"].append("1-2-3")  # a tile twice
     with pytest.raises(RecordError):
         GAME.from_json(data)
+
+
+def test_one_tile_per_turn_and_play_passes_clockwise():
+    state = position(3, [(0, 0, "up", "134")], [["1-2-3", "0-0-0"], ["5-5-5", "4-4-4"], ["2-2-2"]], player=2)
+    state.apply(DRAW)
+    assert state.current_player == 2
+    state = position(3, [(0, 0, "up", "134")], [["1-2-3", "0-0-0"], ["5-5-5", "4-4-4"], ["2-2-2"]])
+    place(state, -1, 0, "down", "231")
+    assert state.current_player == 1 and state.draws == 0
+    assert all(type(a) is not Place or a.tile != INDEX["0-0-0"] for a in state.legal_actions())
