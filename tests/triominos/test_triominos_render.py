@@ -137,3 +137,19 @@ def test_svg_of_an_empty_board_is_valid():
     state = GAME.new_game(2, seed=1)
     png = cairosvg.svg2png(bytestring=render.svg(state.view(0), catalog("en")).encode())
     assert Image.open(io.BytesIO(png)).size[0] >= 400
+
+
+def test_open_cells_have_letters_matching_the_move_labels():
+    state, _ = played(moves=12)
+    view = state.view(state.current_player)
+    keys = render.open_keys(view)
+    assert keys and len(set(keys.values())) == len(keys)
+    assert {tuple(c) for c in view["open"]} == set(keys)
+    drawing = "".join(ch for row in render.ascii_board(view) for ch, _ in row)
+    for action in state.legal_actions():
+        data = action.to_json()
+        if data["type"] != "place":
+            continue
+        key = keys[(data["x"], data["y"], data["dir"])]
+        assert render.action_label(data, catalog("en"), view=view).startswith(f"[{key}] place ")
+        assert key in drawing

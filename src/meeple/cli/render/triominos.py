@@ -23,6 +23,13 @@ from meeple.core.i18n import Catalog
 
 LAST_STYLE = "bold yellow"
 EDGE_STYLE = "grey62"
+KEY_STYLE = "cyan"
+KEYS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def open_keys(view: dict[str, Any]) -> dict[tuple[int, int, str], str]:
+    """A letter for each open cell (reading order), shown in the drawing and in move labels."""
+    return {(x, y, d): key for (x, y, d), key in zip(view.get("open", []), KEYS)}
 
 
 def _corners(x: int, y: int, up: bool) -> list[tuple[int, int]]:
@@ -65,6 +72,9 @@ def ascii_board(view: dict[str, Any]) -> list[list[tuple[str, str]]]:
                 put(row - 1, col + 4, "*", LAST_STYLE)
         for (px, py), number in zip(_corners(x, y, up), tile["corners"]):
             put(-2 * py, 4 * px + 2 * py, str(number), "bold" if i != last else LAST_STYLE)
+    for (x, y, d), key in open_keys(view).items():
+        row, col = -2 * y - 1, 4 * x + 2 * y + (2 if d == "up" else 4)
+        put(row, col, key, KEY_STYLE)
     rows = [r for r, _ in marks]
     cols = [c for _, c in marks]
     top, left = min(rows), min(cols)
@@ -119,11 +129,17 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
     return Group(*parts)
 
 
-def action_label(action_json: dict[str, Any], cat: Catalog) -> str:
-    """Short move labels such as "place 1-3-4 at (2,-1)▲ rot 2" or "draw (−5)"."""
+def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any] | None = None) -> str:
+    """Short move labels such as "place 1-3-4 at (2,-1)▲ rot 2" or "draw (−5)"; with the
+    viewer's `view`, a placement starts with the letter its cell has in the drawing."""
     kind = action_json.get("type", "?")
     params = {k: v for k, v in action_json.items() if k != "type"}
-    return cat.text(f"action.{kind}", **params)
+    label = cat.text(f"action.{kind}", **params)
+    if kind == "place" and view is not None:
+        key = open_keys(view).get((params.get("x"), params.get("y"), params.get("dir")))
+        if key is not None:
+            label = f"[{key}] {label}"
+    return label
 
 
 # -- SVG ---------------------------------------------------------------------------------------

@@ -356,6 +356,7 @@ class TriominosState(State):
             "rack_sizes": [len(r) for r in self.racks],
             "drawn_this_round": list(self.drawn),
             "board": board,
+            "open": self.open_cells(),
             "scores": list(self.totals),
             "breakdown": self.score_breakdown(),
             "opening": [[[seat, NAME[t]] for seat, t in go] for go in self.opening],
@@ -368,6 +369,12 @@ class TriominosState(State):
             if player == self.player and self.last_drawn >= 0:
                 out["last_drawn"] = NAME[self.last_drawn]
         return out
+
+    def open_cells(self) -> list[list[Any]]:
+        """The empty cells next to the board as [x, y, "up"|"down"], top row first, then left to
+        right (public: they follow from the board)."""
+        cells = sorted((-y, 2 * x + y + d, x, y, d) for x, y, d in map(cell_xyd, self.board.open))
+        return [[x, y, "up" if d == UP else "down"] for _, _, x, y, d in cells]
 
     def determinize(self, observer: int, rng: Rng) -> "TriominosState":
         """Re-deal every tile the observer cannot see (opponents' racks and the pool, sizes kept).
