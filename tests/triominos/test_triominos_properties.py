@@ -12,7 +12,8 @@ from meeple.core.conformance import check_random_game
 from meeple.core.rng import Rng
 from meeple.games.triominos.board import EMPTY
 from meeple.games.triominos.geometry import CORNERS, EDGE_NBR, ORIGIN, TOUCH
-from meeple.games.triominos.state import PARTS, TriominosState
+from meeple.games.triominos.scoring import PARTS
+from meeple.games.triominos.state import TriominosState
 from meeple.games.triominos.tiles import FIT, NAME, NUM_TILES, shown
 
 from triominos_helpers import GAME

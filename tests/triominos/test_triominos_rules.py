@@ -8,7 +8,7 @@ from meeple.core.errors import IllegalAction, OptionError, RecordError
 from meeple.core.rng import Rng
 from meeple.games.triominos.actions import DRAW, PASS, STOP, Place
 from meeple.games.triominos.geometry import CORNERS, ORIGIN, cell
-from meeple.games.triominos.state import PARTS
+from meeple.games.triominos.scoring import PARTS
 from meeple.games.triominos.tiles import INDEX, NAME, NUM_TILES, NUMS, SUM, parse, shown
 
 from triominos_helpers import (

@@ -20,10 +20,9 @@ from .tiles import FIT, NUM_TILES, shown
 
 EMPTY = 255
 
-# Bonus kinds (M4, M5); the index is the number of hexagons completed.
+# Bonus kinds (M4, M5): the number of hexagons completed (0-3), or BRIDGE. Points: scoring.
 NO_BONUS = 0
 BRIDGE = 4
-BONUS_POINTS = (0, 50, 60, 70, 40)
 
 
 class Board:

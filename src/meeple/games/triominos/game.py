@@ -9,7 +9,8 @@ from meeple.core.protocol import Game, OptionSpec
 
 from .actions import Action, action_from_json
 from .geometry import NUM_WINDOW
-from .state import TriominosState, state_from_json
+from .codec import state_from_json
+from .state import TriominosState
 from .tiles import NUM_TILES
 
 

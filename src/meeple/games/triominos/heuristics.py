@@ -20,9 +20,10 @@ import math
 from meeple.core.rng import Rng
 
 from .actions import Action, Draw, Place
-from .board import BONUS_POINTS, EMPTY
+from .board import EMPTY
 from .geometry import CORNERS, POINT_CELLS
-from .state import DRAW_PENALTY, OUT_BONUS, TriominosState
+from .scoring import BONUS_POINTS, DRAW_PENALTY, OUT_BONUS
+from .state import TriominosState
 from .tiles import FIT, SUM
 
 #: Share of a hexagon bonus charged for leaving an opponent a completable hexagon, and credited

@@ -4,38 +4,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.core.errors import IllegalAction, RecordError
+from meeple.core.errors import IllegalAction
 from meeple.core.protocol import Event, State, check_seat, winners_by_key
 from meeple.core.rng import Rng
 
 from .actions import DRAW, PASS, STOP, Action, Draw, Pass, Place, Stop
-from .board import BONUS_POINTS, Board
-from .geometry import NUM_WINDOW, ORIGIN, UP, WINDOW_CELLS, WINDOW_INDEX, cell, cell_xyd
-from .tiles import INDEX, NAME, NUM_TILES, SUM, shown
-
-#: Score parts, in order (catalog keys score.<part>).
-PARTS = (
-    "tiles",
-    "bridge",
-    "hexagon",
-    "double_hexagon",
-    "triple_hexagon",
-    "draws",
-    "no_play",
-    "going_out",
-    "opponents_racks",
-    "rack_left",
+from .board import Board
+from .geometry import NUM_WINDOW, ORIGIN, UP, WINDOW_CELLS, WINDOW_INDEX, cell_xyd
+from .scoring import (
+    BONUS_NAME,
+    BONUS_PART,
+    BONUS_POINTS,
+    DRAW_PENALTY,
+    DRAWS,
+    GOING_OUT,
+    MAX_DRAWS,
+    NO_PLAY,
+    OPP_RACKS,
+    OUT_BONUS,
+    PARTS,
+    RACK_LEFT,
+    STOP_PENALTY,
+    TILES,
+    breakdown,
 )
-TILES, BRIDGE_PART, HEX1, HEX2, HEX3, DRAWS, NO_PLAY, GOING_OUT, OPP_RACKS, RACK_LEFT = range(len(PARTS))
-#: Board bonus kind (number of hexagons, or BRIDGE) -> score part.
-BONUS_PART = (TILES, HEX1, HEX2, HEX3, BRIDGE_PART)
-BONUS_NAME = ("", "hexagon", "double_hexagon", "triple_hexagon", "bridge")
-
-DRAW_PENALTY = 5  # M6
-STOP_PENALTY = 10  # M6: after the third draw without placing
-MAX_DRAWS = 3  # M6
-OUT_BONUS = 25  # M9
-
+from .tiles import NAME, NUM_TILES, SUM, shown
 
 def rack_size(num_players: int) -> int:
     """M8: 9 tiles each with 2 players, 7 with 3 or 4."""
@@ -323,14 +316,7 @@ class TriominosState(State):
         return list(self.totals)
 
     def score_breakdown(self) -> list[dict[str, Any]]:
-        out = []
-        for seat in range(self.num_players):
-            rounds = [dict(zip(PARTS, per_round[seat])) for per_round in self.parts]
-            total = {name: sum(r[name] for r in rounds) for name in PARTS}
-            total["total"] = self.totals[seat]
-            total["rounds"] = [dict(r, total=sum(r.values())) for r in rounds]
-            out.append(total)
-        return out
+        return [breakdown(self.parts, self.totals, seat) for seat in range(self.num_players)]
 
     def winners(self) -> list[int]:
         if self.player >= 0:
@@ -479,51 +465,3 @@ class TriominosState(State):
             "over_target": self.over_target,
             "results": [dict(r) for r in self.results],
         }
-
-
-def state_from_json(game: Any, obj: dict[str, Any]) -> TriominosState:
-    """Rebuild a state; the board is replayed placement by placement, so an impossible board is
-    rejected (M2) rather than silently accepted."""
-    n = obj["num_players"]
-    game.check_players(n)
-    s = TriominosState(game, n, game.resolve_options(obj["options"]))
-
-    def tile(name: Any) -> int:
-        if name not in INDEX:
-            raise RecordError(f"no tile {name!r}")
-        return INDEX[name]
-
-    s.rng = int(obj["rng"])
-    s.round = int(obj["round"])
-    s.pool = [tile(x) for x in obj["pool"]]
-    s.racks = [[tile(x) for x in rack] for rack in obj["racks"]]
-    history = []
-    for name, x, y, d, r in obj["board"]:
-        if d not in (0, 1) or not (-30 <= x <= 30 and -30 <= y <= 30):
-            raise RecordError(f"board cell ({x},{y},{d}) is outside the board window")
-        history.append((tile(name), cell(x, y, d), r))
-    try:
-        s.board = Board.replay(history)
-    except ValueError as exc:
-        raise RecordError(f"impossible board: {exc}") from None
-    s.player = int(obj["player"])
-    s.draws = int(obj["draws"])
-    s.last_drawn = -1 if obj["last_drawn"] is None else tile(obj["last_drawn"])
-    s.idle = int(obj["idle"])
-    s.drawn = [int(v) for v in obj["drawn"]]
-    s.opening = [[[int(seat), tile(t)] for seat, t in go] for go in obj["opening"]]
-    s.opener = int(obj["opener"])
-    s.totals = [int(v) for v in obj["totals"]]
-    s.parts = [[[int(v) for v in row] for row in rnd] for rnd in obj["parts"]]
-    s.over_target = bool(obj["over_target"])
-    s.results = [dict(r) for r in obj["results"]]
-    everywhere = sorted(s.pool + [t for rack in s.racks for t in rack] + [t for t, _, _ in s.board.history])
-    if everywhere != list(range(NUM_TILES)):
-        raise RecordError("the 56 tiles must each be exactly once in the pool, a rack or the board (M1)")
-    if len(s.racks) != n or len(s.drawn) != n or len(s.totals) != n:
-        raise RecordError("racks, drawn counts and totals need one entry per player")
-    if not -1 <= s.player < n or not 0 <= s.draws <= 3:
-        raise RecordError("player or draw count out of range")
-    if any(len(rnd) != n or any(len(row) != len(PARTS) for row in rnd) for rnd in s.parts):
-        raise RecordError(f"score parts need {len(PARTS)} numbers per player per round")
-    return s
