@@ -515,3 +515,33 @@ def test_one_tile_per_turn_and_play_passes_clockwise():
     place(state, -1, 0, "down", "231")
     assert state.current_player == 1 and state.draws == 0
     assert all(type(a) is not Place or a.tile != INDEX["0-0-0"] for a in state.legal_actions())
+
+
+def test_tampered_saved_states_are_record_errors():
+    state = GAME.new_game(3, seed=4)
+    rng = Rng(2)
+    for _ in range(20):
+        acts = state.legal_actions()
+        state.apply(acts[rng.below(len(acts))])
+    good = state.to_json()
+    assert GAME.from_json(good).to_json() == good
+    for key in good:
+        for bad in (None, "x", True, -5, [], {}):
+            data = dict(good)
+            data[key] = bad
+            if data == good or (key == "options" and bad == {}):  # {}: every option at its default
+                continue
+            if key == "over_target" and isinstance(bad, bool):  # a total may have passed and dropped
+                continue
+            try:
+                GAME.from_json(data)
+            except RecordError:
+                continue
+            raise AssertionError(f"{key}={bad!r} was accepted")
+        data = dict(good)
+        del data[key]
+        with pytest.raises(RecordError):
+            GAME.from_json(data)
+    data = dict(good, totals=[t + 1 for t in good["totals"]])
+    with pytest.raises(RecordError):
+        GAME.from_json(data)
