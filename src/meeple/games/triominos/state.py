@@ -30,6 +30,7 @@ from .scoring import (
 )
 from .tiles import NAME, NUM_TILES, SUM, shown
 
+
 def rack_size(num_players: int) -> int:
     """M8: 9 tiles each with 2 players, 7 with 3 or 4."""
     return 9 if num_players == 2 else 7
