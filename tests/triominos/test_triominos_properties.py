@@ -14,7 +14,8 @@ from meeple.games.triominos.board import EMPTY
 from meeple.games.triominos.geometry import CORNERS, EDGE_NBR, ORIGIN, TOUCH
 from meeple.games.triominos.scoring import PARTS
 from meeple.games.triominos.state import TriominosState
-from meeple.games.triominos.tiles import FIT, NAME, NUM_TILES, shown
+from meeple.games.triominos.actions import Place
+from meeple.games.triominos.tiles import FIT, NAME, NUM_TILES, ROTATIONS, shown
 
 from triominos_helpers import GAME
 
@@ -63,6 +64,28 @@ def bookkeeping_matches_a_rescan(state: TriominosState) -> None:
     assert all(board.occ[c] != EMPTY for c in occupied)
 
 
+def placements_match_an_oracle(state: TriominosState) -> None:
+    """The offered placements are exactly those M2 allows, found by brute force from the history."""
+    if state.is_terminal or not state.board.history:
+        return
+    numbers = {}
+    covered = set()
+    for t, c, r in state.board.history:
+        covered.add(c)
+        numbers.update(zip(CORNERS[c], shown(t, r)))
+    tiles = state.racks[state.player]
+    if state.options["drawn_tile_only"] and state.draws:
+        tiles = [state.last_drawn]
+    expected = set()
+    for c in {n for o in covered for n in EDGE_NBR[o]} - covered:
+        for t in tiles:
+            for r in ROTATIONS[t]:
+                if all(numbers.get(p, n) == n for p, n in zip(CORNERS[c], shown(t, r))):
+                    expected.add((t, c, r))
+    offered = {tuple(a) for a in state.legal_actions() if type(a) is Place}
+    assert offered == expected
+
+
 def scores_consistent(state: TriominosState) -> None:
     for seat, row in enumerate(state.score_breakdown()):
         assert row["total"] == state.scores()[seat] == sum(row[name] for name in PARTS)
@@ -83,6 +106,7 @@ def invariants(state: TriominosState) -> None:
     scores_consistent(state)
     views_leak_nothing(state)
     bookkeeping_matches_a_rescan(state)
+    placements_match_an_oracle(state)
 
 
 @settings(max_examples=30, deadline=None)
