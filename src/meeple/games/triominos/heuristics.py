@@ -5,8 +5,9 @@ the pool size. It takes the placement with the best immediate value:
 
     tile sum + bonus (M3-M5)
     + going-out value when it is the last tile (M9: 25 + the other racks, estimated from sizes)
-    - EXPOSE for each corner it leaves with five of six cells covered (an easy hexagon for the
-      next player)
+    + hexagon outlook: for each corner it leaves with five of six cells covered, every unplaced
+      tile that fits the last cell is a chance for us if it is on our rack (+CHANCE x 50) and a
+      gift to the opponents otherwise (-RISK x 50 x the share of unseen tiles they hold)
 
 ties broken toward the lower tile sum (high tiles are kept for later hexagons, which pay most
 with big numbers), then at random. It places whenever a placement is worth more than a draw
@@ -26,8 +27,9 @@ from .scoring import BONUS_POINTS, DRAW_PENALTY, OUT_BONUS
 from .state import TriominosState
 from .tiles import FIT, SUM
 
-#: Share of a hexagon bonus charged for leaving an opponent a completable hexagon, and credited
-#: for keeping one that only our own rack can complete.
+#: Share of a hexagon bonus charged for leaving the opponents a completable hexagon (RISK), and
+#: credited for one that a tile on our own rack completes (CHANCE). In self-play duels the term
+#: changed little (within a few percent); it keeps the bot from handing out obvious hexagons.
 RISK = 1.0
 CHANCE = 0.3
 #: Average tile sum (all 56 tiles): the expected value of an unseen rack tile.
