@@ -1,0 +1,1 @@
+"""Terminal renderers, one module per game (board(view, catalog, seat), action_label(...))."""

@@ -1,0 +1,114 @@
+"""Terminal rendering of a Celtica view: the path with its druids, the display, the piles and
+each player's amulets, built only from the view dict a seat receives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from meeple.core.i18n import Catalog
+
+COLOURS = ("red", "grey", "white", "brown", "black")
+PARTS = ("centre", "part1", "part2", "part3", "part4", "part5", "part6", "part7", "part8")
+STYLE = {"red": "bold red", "grey": "bold bright_black", "white": "bold white", "brown": "bold yellow",
+         "black": "bold black on white"}
+SYMBOL = {"start": "S", "village": "V", "castle": "C", "monastery": "M", "ruin": "R", "cult": "+", "goal": "G"}
+
+
+def action_label(action_json: dict[str, Any], cat: Catalog) -> str:
+    """The catalog's words for one action."""
+    params = {k: v for k, v in action_json.items() if k != "type"}
+    return cat.text(f"action.{action_json.get('type')}", **params)
+
+
+def _path(view: dict[str, Any], cat: Catalog) -> Table:
+    table = Table(title=cat.text("ui.board"), show_header=True, box=None, padding=(0, 1))
+    table.add_column("#", justify="right")
+    table.add_column(cat.text("ui.board"))
+    table.add_column(cat.text("ui.druids"))
+    druids = view["druids"]
+    for index, loc in enumerate(view["board"]):
+        kind = loc["kind"]
+        name = cat.name("location", kind)
+        label = f"{SYMBOL.get(kind, '?')} {name}" + (f" {loc['number']}" if loc["number"] else "")
+        here = Text()
+        for colour, pos in zip(COLOURS, druids):
+            if pos == index:
+                here.append("● ", style=STYLE[colour])
+        table.add_row(str(index), label, here)
+    return table
+
+
+def _parts_line(counts: list[int], cat: Catalog) -> str:
+    return ", ".join(f"{cat.name('part', p)}×{n}" for p, n in zip(PARTS, counts) if n) or cat.text("ui.nothing")
+
+
+def _cards(counts: list[int], cat: Catalog) -> Text:
+    text = Text()
+    for colour, n in zip(COLOURS, counts):
+        if n:
+            text.append(f"{cat.name('colour', colour)}×{n} ", style=STYLE[colour])
+    return text or Text(cat.text("ui.nothing"))
+
+
+def _players(view: dict[str, Any], cat: Catalog, seat: int | None) -> Table:
+    table = Table(show_header=True, padding=(0, 1))
+    for key in ("", "score.complete", "score.incomplete", "score.parts", "component.druid_card"):
+        table.add_column(cat.text(key) if key else "")
+    for index, player in enumerate(view["players"]):
+        marks = []
+        if view["current_player"] == index:
+            marks.append(cat.text("ui.to_act"))
+        if index in view.get("winners", []):
+            marks.append(cat.text("ui.winner"))
+        if player["owes_card"]:
+            marks.append(cat.text("ui.owes_card"))
+        name = cat.player(index) + ("" if not marks else " (" + ", ".join(marks) + ")")
+        amulet = player["amulets"]
+        table.add_row(
+            name,
+            str(amulet["complete"]),
+            " ".join(map(str, amulet["incomplete"])) or "-",
+            _parts_line(player["parts"], cat),
+            cat.text("ui.cards", druid=player["druid_cards"], experience=player["experience_cards"]),
+        )
+    return table
+
+
+def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableType:
+    """The table as `seat` sees it."""
+    status = Text(cat.text("ui.round", round=view["round"]))
+    if view["final_round"]:
+        status.append(" · " + cat.text("ui.final_round"), style="bold")
+    status.append(" · " + cat.name("phase", view["phase"]))
+    if view["pending"]:
+        status.append(" · " + cat.text("ui.pending", count=view["pending"]))
+    status.append("\n" + cat.text(f"ui.{view['provenance']}"), style="dim")
+    piles = Text(
+        "  ".join([
+            cat.text("ui.supply", count=view["supply"]),
+            cat.text("ui.druid_deck", count=view["druid_deck"]),
+            cat.text("ui.experience_deck", count=view["experience_deck"]),
+        ])
+    )
+    piles.append(f"\n{cat.text('ui.discards')}: ")
+    piles.append(_cards(view["druid_discards"], cat))
+    piles.append(" | ")
+    piles.append(_cards(view["experience_discards"], cat))
+    piles.append(f"\n{cat.text('ui.part_discards')}: {_parts_line(view['part_discards'], cat)}")
+    display = Panel(_parts_line(view["display"], cat), title=cat.text("ui.display"))
+    parts: list[RenderableType] = [status, _path(view, cat), display, piles, _players(view, cat, seat)]
+    if seat is not None:
+        mine = view["players"][seat]
+        hand = Text(cat.text("ui.hand") + ": ")
+        hand.append(_cards(mine["hand"], cat))
+        hand.append("   " + cat.text("ui.experience") + ": ")
+        hand.append(_cards(mine["experience"], cat))
+        if mine.get("must_play"):
+            hand.append("   " + cat.text("ui.must_play", colour=mine["must_play"]), style="bold")
+        parts.append(hand)
+    return Group(*parts)
