@@ -158,6 +158,16 @@ PLAY: tuple[tuple[tuple[Play, ...] | None, ...], ...] = tuple(
     (None,) + tuple(tuple(Play(c, k, e) for e in range(MAX_EXP + 1)) for k in range(1, MAX_CARDS + 1))
     for c in range(NUM_COLOURS)
 )
+#: PLAYS_UPTO[colour][cards][experience]: every Play of that colour with at most that many
+#: druid and experience cards, in id order (the play phase's legal actions per colour).
+PLAYS_UPTO: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(tuple(PLAY[c][k][e] for k in range(1, top + 1) for e in range(ex + 1))  # type: ignore[index]
+              for ex in range(MAX_EXP + 1))
+        for top in range(MAX_CARDS + 1)
+    )
+    for c in range(NUM_COLOURS)
+)
 TAKE = tuple(Take(t) for t in range(NUM_PART_TYPES))
 GIVE = tuple(GiveUp(t) for t in range(NUM_PART_TYPES))
 CULT = (Cult(False), Cult(True))

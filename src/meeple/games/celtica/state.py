@@ -33,7 +33,7 @@ from .actions import (
     KIND_SWAP,
     KIND_TAKE,
     NUM_ACTIONS,
-    PLAY,
+    PLAYS_UPTO,
     SWAP,
     TAKE,
     BY_ID,
@@ -157,14 +157,12 @@ class CelticaState(State):
             hand = self.hands[p]
             ex = self.exps[p]
             m = self.must[p]
+            if m >= 0:
+                return list(PLAYS_UPTO[m][hand[m]][ex[m]])
             out: list[Action] = []
-            for c in ((m,) if m >= 0 else RANGE_C):
-                top = hand[c]
-                if top:
-                    table = PLAY[c]
-                    stop = ex[c] + 1
-                    for k in range(1, top + 1):
-                        out.extend(table[k][:stop])  # type: ignore[index]
+            for c in RANGE_C:
+                if hand[c]:
+                    out += PLAYS_UPTO[c][hand[c]][ex[c]]
             return out
         if phase == TAKE_PHASE:
             d = self.display
@@ -248,7 +246,7 @@ class CelticaState(State):
             raise IllegalAction("C8", "no druid card left to draw")
 
     # -- performing -----------------------------------------------------------------------------
-    def _do(self, action: Action, log: list[Event] | None) -> None:
+    def _do(self, action: Action, log: list[Event] | None = None) -> None:
         kind = action.KIND
         p = self.player
         if kind == KIND_PLAY:
@@ -308,6 +306,9 @@ class CelticaState(State):
             if log is not None:
                 log.append(Event("end_done", p))
             self._next_end_player(log)
+
+    #: The unchecked fast path (State.step) without the extra call.
+    step = _do
 
     def _play(self, p: int, a: Any, log: list[Event] | None) -> None:
         """C5: discard the cards, move the druid, let the final location act."""
