@@ -120,3 +120,13 @@ def test_from_json_rejects_a_state_that_loses_components():
         GAME.from_json(data)
     turn(s, RED, 1)
     assert GAME.from_json(s.to_json()).to_json() == s.to_json()
+
+
+def test_from_json_rejects_wrong_field_types():
+    s = position(hands=[hand(RED), hand(RED), hand(RED)])
+    for field, value in (("final_round", 1), ("phase", "play"), ("pos", [0, 0, 0, 0, "x"]), ("hands", 3),
+                         ("deck", s.deck[:-1] + [7]), ("pdisc", [-1] + s.pdisc[1:])):
+        data = s.to_json()
+        data[field] = value
+        with pytest.raises(RecordError):
+            GAME.from_json(data)

@@ -684,7 +684,16 @@ class CelticaState(State):
                 raise RecordError(f"Celtica state field {name!r} must be a list")
             setattr(s, name, [list(row) for row in value] if name in ("hands", "exps", "parts") else list(value))
         for name in cls._SCALARS:
-            setattr(s, name, obj[name])
+            value = obj[name]
+            kind = bool if name == "final_round" else str if name == "end_reason" else int
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise RecordError(f"Celtica state field {name!r} must be a {kind.__name__}, not {value!r}")
+            setattr(s, name, value)
+        for name in cls._LISTS:
+            rows = getattr(s, name)
+            items = [x for row in rows for x in row] if name in ("hands", "exps", "parts") else rows
+            if not all(isinstance(x, int) and not isinstance(x, bool) for x in items):
+                raise RecordError(f"Celtica state field {name!r} must hold whole numbers")
         s.check_consistency()
         return s
 
@@ -700,6 +709,13 @@ class CelticaState(State):
             rows = getattr(self, name)
             if len(rows) != n or any(len(r) != size for r in rows):
                 raise RecordError(f"Celtica state field {name!r} must be {n} rows of {size}")
+        counts = [x for rows in (self.hands, self.exps, self.parts) for row in rows for x in row]
+        counts += self.display + self.pdisc + self.ddisc + self.xdisc
+        if min(counts) < 0:
+            raise RecordError("Celtica state has a negative count")
+        if not all(0 <= x < NUM_COLOURS for x in self.deck + self.xdeck) or not all(
+                0 <= x < NUM_PART_TYPES for x in self.supply):
+            raise RecordError("Celtica state has an unknown card colour or part type in a pile")
         if component_totals(self) != (TOTAL_PARTS, DRUID_CARDS, EXPERIENCE_CARDS):
             raise RecordError("Celtica state does not account for 90 parts, 60 druid and 20 experience cards")
         if any(not 0 <= x <= self.goal for x in self.pos) or not 0 <= self.phase <= OVER:
