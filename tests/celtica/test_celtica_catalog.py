@@ -7,6 +7,7 @@ from rich.console import Console
 
 from meeple.core.i18n import Catalog
 from meeple.core.rng import Rng
+from meeple.cli.render import catalog, event_text
 from meeple.cli.render import celtica as render
 from meeple.games.celtica.actions import BY_ID
 
@@ -26,7 +27,7 @@ def played_events(seed: int, players: int):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_event_action_and_score_has_words(lang):
-    cat = Catalog(["meeple.games.celtica"], lang)
+    cat = catalog("celtica", lang)
     own = Catalog(["meeple.games.celtica"], lang).messages
     keys = set()
     for seed in range(6):
@@ -35,12 +36,10 @@ def test_every_event_action_and_score_has_words(lang):
             keys.add(event.key)
             for seat in [None, *range(s.num_players)]:
                 shown = event.for_seat(seat)
-                if shown.get("hidden"):
-                    text = cat.text(f"event.{event.key}", player=event.player, **shown["params"])
-                else:
-                    key = f"event_private.{event.key}" if event.secret else f"event.{event.key}"
-                    text = cat.text(key, player=event.player, **shown["params"])
+                text = event_text(event, seat, cat)
                 assert not text.startswith("event"), text
+                if event.secret and seat in event.visible_to:
+                    assert cat.has(f"event.{event.key}_secret")
         for entry in s.score_breakdown():
             for key in entry:
                 assert f"score.{key}" in own
@@ -49,6 +48,12 @@ def test_every_event_action_and_score_has_words(lang):
         label = render.action_label(action.to_json(), cat)
         assert not label.startswith("action."), label
     assert "rules.summary" in own and len(own["rules.summary"].splitlines()) >= 8
+
+
+def test_game_catalog_does_not_override_cli_words():
+    cli = Catalog(["meeple.cli"], "en").messages
+    own = Catalog(["meeple.games.celtica"], "en").messages
+    assert not set(cli) & set(own)
 
 
 def test_both_catalogs_have_the_same_keys():
@@ -73,7 +78,7 @@ def test_both_catalogs_have_the_same_keys():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_renderer_draws_every_seat_and_hides_hands_from_spectators(lang):
-    cat = Catalog(["meeple.games.celtica"], lang)
+    cat = catalog("celtica", lang)
     s = GAME.new_game(3, seed=4)
     rng = Rng(4)
     step = 0
@@ -83,7 +88,7 @@ def test_renderer_draws_every_seat_and_hides_hands_from_spectators(lang):
                 console = Console(width=120, record=True)
                 console.print(render.board(s.view(seat), cat, seat))
                 text = console.export_text()
-                assert cat.text("ui.hand") in text if seat is not None else cat.text("ui.hand") not in text
+                assert cat.text("view.hand") in text if seat is not None else cat.text("view.hand") not in text
         if s.is_terminal:
             break
         s.apply(rng.choice(s.legal_actions()))

@@ -26,10 +26,10 @@ def action_label(action_json: dict[str, Any], cat: Catalog) -> str:
 
 
 def _path(view: dict[str, Any], cat: Catalog) -> Table:
-    table = Table(title=cat.text("ui.board"), show_header=True, box=None, padding=(0, 1))
+    table = Table(title=cat.text("view.board"), show_header=True, box=None, padding=(0, 1))
     table.add_column("#", justify="right")
-    table.add_column(cat.text("ui.board"))
-    table.add_column(cat.text("ui.druids"))
+    table.add_column(cat.text("view.board"))
+    table.add_column(cat.text("view.druids"))
     druids = view["druids"]
     for index, loc in enumerate(view["board"]):
         kind = loc["kind"]
@@ -44,7 +44,7 @@ def _path(view: dict[str, Any], cat: Catalog) -> Table:
 
 
 def _parts_line(counts: list[int], cat: Catalog) -> str:
-    return ", ".join(f"{cat.name('part', p)}×{n}" for p, n in zip(PARTS, counts) if n) or cat.text("ui.nothing")
+    return ", ".join(f"{cat.name('part', p)}×{n}" for p, n in zip(PARTS, counts) if n) or cat.text("view.nothing")
 
 
 def _cards(counts: list[int], cat: Catalog) -> Text:
@@ -52,63 +52,68 @@ def _cards(counts: list[int], cat: Catalog) -> Text:
     for colour, n in zip(COLOURS, counts):
         if n:
             text.append(f"{cat.name('colour', colour)}×{n} ", style=STYLE[colour])
-    return text or Text(cat.text("ui.nothing"))
+    return text or Text(cat.text("view.nothing"))
 
 
 def _players(view: dict[str, Any], cat: Catalog, seat: int | None) -> Table:
-    table = Table(show_header=True, padding=(0, 1))
-    for key in ("", "score.complete", "score.incomplete", "score.parts", "component.druid_card"):
-        table.add_column(cat.text(key) if key else "")
+    """One row per player: amulets, then a narrow column per part type, then cards."""
+    table = Table(show_header=True, padding=(0, 1), title=cat.text("component.amulet_part"))
+    table.add_column("")
+    table.add_column(cat.text("score.complete"), justify="right")
+    table.add_column(cat.text("score.incomplete"))
+    for part in PARTS:
+        table.add_column(cat.text(f"view.short.{part}"), justify="right")
+    table.add_column(cat.text("view.cards_header"))
     for index, player in enumerate(view["players"]):
         marks = []
         if view["current_player"] == index:
-            marks.append(cat.text("ui.to_act"))
+            marks.append(cat.text("view.to_act"))
         if index in view.get("winners", []):
-            marks.append(cat.text("ui.winner"))
+            marks.append(cat.text("view.winner"))
         if player["owes_card"]:
-            marks.append(cat.text("ui.owes_card"))
+            marks.append(cat.text("view.owes_card"))
         name = cat.player(index) + ("" if not marks else " (" + ", ".join(marks) + ")")
         amulet = player["amulets"]
         table.add_row(
             name,
             str(amulet["complete"]),
             " ".join(map(str, amulet["incomplete"])) or "-",
-            _parts_line(player["parts"], cat),
-            cat.text("ui.cards", druid=player["druid_cards"], experience=player["experience_cards"]),
+            *(str(n) if n else "·" for n in player["parts"]),
+            cat.text("view.cards", druid=player["druid_cards"], experience=player["experience_cards"]),
         )
     return table
 
 
 def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableType:
     """The table as `seat` sees it."""
-    status = Text(cat.text("ui.round", round=view["round"]))
+    status = Text(cat.text("view.round", round=view["round"]))
     if view["final_round"]:
-        status.append(" · " + cat.text("ui.final_round"), style="bold")
+        status.append(" · " + cat.text("view.final_round"), style="bold")
     status.append(" · " + cat.name("phase", view["phase"]))
     if view["pending"]:
-        status.append(" · " + cat.text("ui.pending", count=view["pending"]))
-    status.append("\n" + cat.text(f"ui.{view['provenance']}"), style="dim")
+        status.append(" · " + cat.text("view.pending", count=view["pending"]))
+    status.append("\n" + cat.text(f"view.{view['provenance']}"), style="dim")
     piles = Text(
         "  ".join([
-            cat.text("ui.supply", count=view["supply"]),
-            cat.text("ui.druid_deck", count=view["druid_deck"]),
-            cat.text("ui.experience_deck", count=view["experience_deck"]),
+            cat.text("view.supply", count=view["supply"]),
+            cat.text("view.druid_deck", count=view["druid_deck"]),
+            cat.text("view.experience_deck", count=view["experience_deck"]),
         ])
     )
-    piles.append(f"\n{cat.text('ui.discards')}: ")
+    piles.append(f"\n{cat.text('view.discards')}: ")
     piles.append(_cards(view["druid_discards"], cat))
     piles.append(" | ")
     piles.append(_cards(view["experience_discards"], cat))
-    piles.append(f"\n{cat.text('ui.part_discards')}: {_parts_line(view['part_discards'], cat)}")
-    display = Panel(_parts_line(view["display"], cat), title=cat.text("ui.display"))
+    piles.append(f"\n{cat.text('view.part_discards')}: {_parts_line(view['part_discards'], cat)}")
+    display = Panel(_parts_line(view["display"], cat), title=cat.text("view.display"))
     parts: list[RenderableType] = [status, _path(view, cat), display, piles, _players(view, cat, seat)]
     if seat is not None:
         mine = view["players"][seat]
-        hand = Text(cat.text("ui.hand") + ": ")
+        hand = Text(cat.text("view.hand") + ": ")
         hand.append(_cards(mine["hand"], cat))
-        hand.append("   " + cat.text("ui.experience") + ": ")
+        hand.append("   " + cat.text("view.experience") + ": ")
         hand.append(_cards(mine["experience"], cat))
         if mine.get("must_play"):
-            hand.append("   " + cat.text("ui.must_play", colour=mine["must_play"]), style="bold")
+            hand.append("   " + cat.text("view.must_play", colour=mine["must_play"]), style="bold")
         parts.append(hand)
     return Group(*parts)
