@@ -26,10 +26,12 @@ from .state import END_PHASE, CelticaState
 
 #: Worth of an amulet by size (0-9 parts): convex, with a jump for completing it.
 WEIGHT = (0.0, 1.0, 2.1, 3.3, 4.6, 6.0, 7.5, 9.1, 10.8, 14.0)
-CARD_COST = 1.2  # each druid card beyond the first: a turn given up later this round
-EXP_COST = 0.9  # an experience card spent now instead of a swap at the end
+CARD_COST = 2.0  # each druid card beyond the first: a turn given up later this round
+EXP_COST = 1.5  # an experience card spent now instead of a swap at the end
 EXP_VALUE = 1.0  # an experience card drawn at a ruin
 DRAW_THRESHOLD = 0.0  # draw at a cult site when the forced play is expected to be worth this
+CULT_VALUE = 0.3  # the option to draw a druid card at a cult site
+ENDING_BONUS = 1.5  # bringing the first druid home ends the game with this round
 
 
 def potential(counts: Sequence[int]) -> float:
@@ -91,7 +93,7 @@ def site_value(state: CelticaState, p: int, dest: int) -> float:
         exp = EXP_VALUE if (state.xdeck or any(state.xdisc)) else 0.0
         return exp - cheapest_losses(state.parts[p], number)
     if where == LOC_CULT:
-        return 0.3 if (state.deck or any(state.ddisc)) else 0.0
+        return CULT_VALUE if (state.deck or any(state.ddisc)) else 0.0
     return 0.0
 
 
@@ -102,7 +104,16 @@ def play_value(state: CelticaState, p: int, colour: int, cards: int, exp: int) -
     if start == state.goal:
         return -cost - 0.5  # C5: spends cards to no effect
     dest = min(start + cards + exp, state.goal)
-    return site_value(state, p, dest) - cost
+    value = site_value(state, p, dest) - cost
+    if dest == state.goal and not state.final_round:
+        value += ENDING_BONUS if leading(state, p) else -ENDING_BONUS  # C10: this round is the last
+    return value
+
+
+def leading(state: CelticaState, p: int) -> bool:
+    """Whether seat p is strictly ahead in the C12 standing."""
+    mine = amulets.standing_value(state.parts[p])
+    return all(mine > amulets.standing_value(state.parts[q]) for q in range(state.num_players) if q != p)
 
 
 def cult_draw_value(state: CelticaState, p: int) -> float:
