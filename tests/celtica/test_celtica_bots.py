@@ -8,7 +8,7 @@ from meeple.games.celtica import heuristics
 from meeple.games.celtica.actions import BUY, DONE, GIVE, PLAY, TAKE
 from meeple.games.celtica.state import END_PHASE
 
-from celtica_positions import BROWN, GAME, GREY, RED, WHITE, hand, part_counts, position, turn
+from celtica_positions import BROWN, GAME, GREY, RED, WHITE, hand, position, turn
 
 
 def test_heuristics_module_is_registered():

@@ -35,7 +35,6 @@ def test_every_event_action_and_score_has_words(lang):
         for event in events:
             keys.add(event.key)
             for seat in [None, *range(s.num_players)]:
-                shown = event.for_seat(seat)
                 text = event_text(event, seat, cat)
                 assert not text.startswith("event"), text
                 if event.secret and seat in event.visible_to:

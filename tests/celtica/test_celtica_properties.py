@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meeple.core.conformance import canonical, check_random_game
-from meeple.games.celtica.state import OVER, CelticaState, component_totals
+from meeple.games.celtica.serialize import component_totals
+from meeple.games.celtica.state import OVER, CelticaState
 
 from celtica_positions import GAME
 

@@ -8,7 +8,8 @@ from meeple.core.errors import IllegalAction, RecordError
 from meeple.games.celtica import amulets
 from meeple.games.celtica.actions import BUY, CULT, DONE, GIVE, PLAY, SWAP, TAKE, Play
 from meeple.games.celtica.board import load_board
-from meeple.games.celtica.state import CULT_PHASE, END_PHASE, GIVE_PHASE, OVER, PLAY_PHASE, TAKE_PHASE, component_totals
+from meeple.games.celtica.serialize import component_totals
+from meeple.games.celtica.state import CULT_PHASE, END_PHASE, GIVE_PHASE, OVER, PLAY_PHASE, TAKE_PHASE
 
 from celtica_positions import BLACK, BROWN, CENTRE, GAME, GREY, RED, WHITE, hand, part_counts, position, turn
 

@@ -5,21 +5,19 @@ experience cards and parts by type, the display as counts by type, and explicit 
 for the three draw piles (druid deck, experience deck, part supply). The Rng state lives in the
 state because piles are reshuffled during play (C6, C7, C9).
 
-Information (see docs/games/celtica.md): hands and pile orders are hidden. Parts are face up,
-so which parts a player gives up at a ruin is public (everyone sees them leave a face-up
-collection) even though the discard pile lies face down. A card drawn at a cult site is secret;
-everybody knows its drawer must play it next turn (C8).
+What each seat may see lives in information.py, JSON in serialize.py; this module holds the
+rules: whose decision it is, what is legal, and what an action does.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from meeple.core.errors import IllegalAction, RecordError
-from meeple.core.protocol import Event, State, check_seat
+from meeple.core.errors import IllegalAction
+from meeple.core.protocol import Event, State
 from meeple.core.rng import Rng
 
-from . import amulets
+from . import amulets, information, serialize
 from .actions import (
     BUY,
     CULT,
@@ -47,20 +45,17 @@ from .components import (
     COLOURS,
     COPIES_PER_PART,
     DISPLAY_SIZE,
-    DRUID_CARDS,
     DRUID_CARDS_PER_COLOUR,
-    EXPERIENCE_CARDS,
     EXPERIENCE_CARDS_PER_COLOUR,
     HAND_SIZE,
     NUM_COLOURS,
     NUM_PART_TYPES,
     PARTS,
     START_PARTS,
-    TOTAL_PARTS,
 )
 
-PLAY_PHASE, TAKE_PHASE, GIVE_PHASE, CULT_PHASE, END_PHASE, OVER = range(6)
-PHASES = ("play", "take", "give_up", "cult", "end", "over")
+from .phases import CULT_PHASE, END_PHASE, GIVE_PHASE, OVER, PHASES, PLAY_PHASE, TAKE_PHASE
+
 RANGE_C = range(NUM_COLOURS)
 RANGE_P = range(NUM_PART_TYPES)
 
@@ -556,71 +551,14 @@ class CelticaState(State):
             return []
         return self.standings()[0]
 
-    # -- information ------------------------------------------------------------------------------
+    # -- information (information.py) -------------------------------------------------------------
     def view(self, player: int | None) -> dict[str, Any]:
-        check_seat(self, player)
-        players = []
-        for seat in range(self.num_players):
-            entry: dict[str, Any] = {
-                "parts": list(self.parts[seat]),
-                "druid_cards": self.ncards[seat],
-                "experience_cards": self.nexp[seat],
-                "owes_card": self.must[seat] >= 0,
-                "amulets": amulets.breakdown(self.parts[seat]),
-            }
-            if seat == player:
-                entry["hand"] = list(self.hands[seat])
-                entry["experience"] = list(self.exps[seat])
-                entry["must_play"] = COLOURS[self.must[seat]] if self.must[seat] >= 0 else None
-            players.append(entry)
-        return {
-            "game": "celtica",
-            "seat": player,
-            "board": self.board.to_json(),
-            "provenance": self.board.provenance,
-            "druids": list(self.pos),
-            "display": list(self.display),
-            "supply": len(self.supply),
-            "part_discards": list(self.pdisc),
-            "druid_deck": len(self.deck),
-            "druid_discards": list(self.ddisc),
-            "experience_deck": len(self.xdeck),
-            "experience_discards": list(self.xdisc),
-            "players": players,
-            "phase": PHASES[self.phase],
-            "current_player": self.current_player,
-            "pending": self.pending,
-            "round": self.round,
-            "final_round": self.final_round,
-            "ender": self.ender if self.ender >= 0 else None,
-            "end_reason": self.end_reason or None,
-            "end_queue": list(self.end_queue),
-            "winners": self.winners(),
-        }
+        return information.view(self, player)
 
     def determinize(self, observer: int, rng: Rng) -> "CelticaState":
-        """Re-sample other hands, pile orders and future shuffles, keeping what `observer` knows:
-        the public piles and collections, every hand's size, its own hand, and which seats owe a
-        cult-site card (the owed colour is re-drawn from the re-sampled hand)."""
-        check_seat(self, observer, allow_none=False)
-        s = self.clone()
-        others = [q for q in range(self.num_players) if q != observer]
-        s.deck = _redeal(s.hands, s.ncards, s.deck, others, rng)
-        s.xdeck = _redeal(s.exps, s.nexp, s.xdeck, others, rng)
-        for q in others:
-            if s.must[q] >= 0:
-                hand = s.hands[q]
-                pick = rng.below(s.ncards[q])
-                for c in RANGE_C:
-                    pick -= hand[c]
-                    if pick < 0:
-                        s.must[q] = c
-                        break
-        rng.shuffle(s.supply)
-        s.rng = rng.next64()
-        return s
+        return information.determinize(self, observer, rng)
 
-    # -- copying and serialization ----------------------------------------------------------------
+    # -- copying and serialization (serialize.py) ---------------------------------------------------
     def clone(self) -> "CelticaState":
         s = CelticaState.__new__(CelticaState)
         s.game = self.game
@@ -658,92 +596,13 @@ class CelticaState(State):
         s.rng = self.rng
         return s
 
-    _LISTS = ("pos", "hands", "ncards", "exps", "nexp", "parts", "display", "supply", "pdisc", "deck", "ddisc",
-              "xdeck", "xdisc", "must", "end_queue")
-    _SCALARS = ("home", "ndisplay", "npdisc", "phase", "player", "pending", "round", "final_round", "ender",
-                "end_reason", "rng")
-
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"game": "celtica", "num_players": self.num_players, "options": dict(self.options)}
-        for name in self._LISTS:
-            value = getattr(self, name)
-            out[name] = [row[:] for row in value] if value and isinstance(value[0], list) else value[:]
-        for name in self._SCALARS:
-            out[name] = getattr(self, name)
-        return out
+        return serialize.to_json(self)
 
     @classmethod
     def from_json(cls, game: Any, obj: dict[str, Any]) -> "CelticaState":
-        n = obj["num_players"]
-        game.check_players(n)
-        options = game.resolve_options(obj["options"])
-        s = cls.blank(game, n, options, load_board(options["board"]))
-        for name in cls._LISTS:
-            value = obj[name]
-            if not isinstance(value, list):
-                raise RecordError(f"Celtica state field {name!r} must be a list")
-            setattr(s, name, [list(row) for row in value] if name in ("hands", "exps", "parts") else list(value))
-        for name in cls._SCALARS:
-            value = obj[name]
-            kind = bool if name == "final_round" else str if name == "end_reason" else int
-            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-                raise RecordError(f"Celtica state field {name!r} must be a {kind.__name__}, not {value!r}")
-            setattr(s, name, value)
-        for name in cls._LISTS:
-            rows = getattr(s, name)
-            items = [x for row in rows for x in row] if name in ("hands", "exps", "parts") else rows
-            if not all(isinstance(x, int) and not isinstance(x, bool) for x in items):
-                raise RecordError(f"Celtica state field {name!r} must hold whole numbers")
-        s.check_consistency()
-        return s
+        return serialize.from_json(cls, game, obj)
 
     def check_consistency(self) -> None:
         """RecordError unless every component is accounted for (C1, C2) and fields fit."""
-        n = self.num_players
-        shapes = {"pos": NUM_COLOURS, "ncards": n, "nexp": n, "must": n, "display": NUM_PART_TYPES,
-                  "pdisc": NUM_PART_TYPES, "ddisc": NUM_COLOURS, "xdisc": NUM_COLOURS}
-        for name, size in shapes.items():
-            if len(getattr(self, name)) != size:
-                raise RecordError(f"Celtica state field {name!r} must have {size} entries")
-        for name, size in (("hands", NUM_COLOURS), ("exps", NUM_COLOURS), ("parts", NUM_PART_TYPES)):
-            rows = getattr(self, name)
-            if len(rows) != n or any(len(r) != size for r in rows):
-                raise RecordError(f"Celtica state field {name!r} must be {n} rows of {size}")
-        counts = [x for rows in (self.hands, self.exps, self.parts) for row in rows for x in row]
-        counts += self.display + self.pdisc + self.ddisc + self.xdisc
-        if min(counts) < 0:
-            raise RecordError("Celtica state has a negative count")
-        if not all(0 <= x < NUM_COLOURS for x in self.deck + self.xdeck) or not all(
-                0 <= x < NUM_PART_TYPES for x in self.supply):
-            raise RecordError("Celtica state has an unknown card colour or part type in a pile")
-        if component_totals(self) != (TOTAL_PARTS, DRUID_CARDS, EXPERIENCE_CARDS):
-            raise RecordError("Celtica state does not account for 90 parts, 60 druid and 20 experience cards")
-        if any(not 0 <= x <= self.goal for x in self.pos) or not 0 <= self.phase <= OVER:
-            raise RecordError("Celtica state has a druid off the board or an unknown phase")
-
-
-def component_totals(s: CelticaState) -> tuple[int, int, int]:
-    """(parts, druid cards, experience cards) wherever they are; always (90, 60, 20) (C1)."""
-    parts = sum(map(sum, s.parts)) + sum(s.display) + len(s.supply) + sum(s.pdisc)
-    druid = sum(map(sum, s.hands)) + len(s.deck) + sum(s.ddisc)
-    exp = sum(map(sum, s.exps)) + len(s.xdeck) + sum(s.xdisc)
-    return parts, druid, exp
-
-
-def _redeal(hands: list[list[int]], sizes: list[int], deck: list[int], seats: list[int], rng: Rng) -> list[int]:
-    """Shuffle the cards of `seats`' hands with the deck and deal each seat its hand size again;
-    returns the new deck."""
-    pool = list(deck)
-    for q in seats:
-        hand = hands[q]
-        for c in RANGE_C:
-            pool.extend([c] * hand[c])
-            hand[c] = 0
-    rng.shuffle(pool)
-    at = 0
-    for q in seats:
-        hand = hands[q]
-        for c in pool[at:at + sizes[q]]:
-            hand[c] += 1
-        at += sizes[q]
-    return pool[at:]
+        serialize.check_consistency(self)
