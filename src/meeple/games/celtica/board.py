@@ -124,14 +124,12 @@ def default_board_text() -> str:
     return resources.files(__package__).joinpath("board.toml").read_text(encoding="utf-8")
 
 
-@lru_cache(maxsize=64)
 def load_board(option: str) -> Board:
     """The board named by the `board` option: "" is the shipped default, a `layout:` string is
-    decoded, anything else is a path to a TOML board file."""
-    if option == "":
-        return parse_toml(default_board_text(), "default board.toml")
-    if option.startswith(LAYOUT_PREFIX):
-        return parse_layout(option)
+    decoded, anything else is a path to a TOML board file (read afresh each time, so an edited
+    file is seen; layouts and the default are cached)."""
+    if option == "" or option.startswith(LAYOUT_PREFIX):
+        return _cached_board(option)
     path = Path(option)
     try:
         text = path.read_text(encoding="utf-8")
@@ -139,3 +137,10 @@ def load_board(option: str) -> Board:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise DataError(f"cannot read board file {option}: {reason}") from None
     return parse_toml(text, f"board file {option}")
+
+
+@lru_cache(maxsize=64)
+def _cached_board(option: str) -> Board:
+    if option == "":
+        return parse_toml(default_board_text(), "default board.toml")
+    return parse_layout(option)
