@@ -17,6 +17,7 @@ PARTS = ("centre", "part1", "part2", "part3", "part4", "part5", "part6", "part7"
 STYLE = {"red": "bold red", "grey": "bold bright_black", "white": "bold white", "brown": "bold yellow",
          "black": "bold black on white"}
 SYMBOL = {"start": "S", "village": "V", "castle": "C", "monastery": "M", "ruin": "R", "cult": "+", "goal": "G"}
+KIND_STYLE = {"ruin": "bold red", "cult": "bold magenta", "goal": "bold yellow", "start": "dim"}
 
 
 def action_label(action_json: dict[str, Any], cat: Catalog) -> str:
@@ -26,21 +27,26 @@ def action_label(action_json: dict[str, Any], cat: Catalog) -> str:
 
 
 def _path(view: dict[str, Any], cat: Catalog) -> Table:
-    table = Table(title=cat.text("view.board"), show_header=True, box=None, padding=(0, 1))
-    table.add_column("#", justify="right")
-    table.add_column(cat.text("view.board"))
-    table.add_column(cat.text("view.druids"))
-    druids = view["druids"]
-    for index, loc in enumerate(view["board"]):
-        kind = loc["kind"]
-        name = cat.name("location", kind)
-        label = f"{SYMBOL.get(kind, '?')} {name}" + (f" {loc['number']}" if loc["number"] else "")
-        here = Text()
-        for colour, pos in zip(COLOURS, druids):
-            if pos == index:
-                here.append("● ", style=STYLE[colour])
-        table.add_row(str(index), label, here)
+    """The path left to right: location number, kind symbol with its number, then the druids
+    standing there stacked below."""
+    board_locs = view["board"]
+    table = Table(title=cat.text("view.board"), show_header=False, box=None, padding=(0, 0, 0, 1), pad_edge=False)
+    for _ in board_locs:
+        table.add_column(justify="center", no_wrap=True)
+    table.add_row(*(Text(str(i), style="dim") for i in range(len(board_locs))))
+    table.add_row(*(Text(cat.text(f"view.symbol.{loc['kind']}") + (str(loc["number"]) if loc["number"] else ""),
+                         style=KIND_STYLE.get(loc["kind"], "")) for loc in board_locs))
+    stacks: list[list[str]] = [[] for _ in board_locs]
+    for colour, pos in zip(COLOURS, view["druids"]):
+        stacks[pos].append(colour)
+    for level in range(max(len(stack) for stack in stacks)):
+        table.add_row(*(Text("●", style=STYLE[stack[level]]) if level < len(stack) else Text("") for stack in stacks))
     return table
+
+
+def _legend(cat: Catalog) -> Text:
+    kinds = ("start", "village", "castle", "monastery", "ruin", "cult", "goal")
+    return Text(" · ".join(f"{cat.text(f'view.symbol.{k}')} {cat.name('location', k)}" for k in kinds), style="dim")
 
 
 def _parts_line(counts: list[int], cat: Catalog) -> str:
@@ -57,10 +63,10 @@ def _cards(counts: list[int], cat: Catalog) -> Text:
 
 def _players(view: dict[str, Any], cat: Catalog, seat: int | None) -> Table:
     """One row per player: amulets, then a narrow column per part type, then cards."""
-    table = Table(show_header=True, padding=(0, 1), title=cat.text("component.amulet_part"))
+    table = Table(show_header=True, padding=(0, 1), title=cat.text("view.amulets"))
     table.add_column("")
-    table.add_column(cat.text("score.complete"), justify="right")
-    table.add_column(cat.text("score.incomplete"))
+    table.add_column(cat.text("view.col_complete"), justify="right")
+    table.add_column(cat.text("view.col_incomplete"))
     for part in PARTS:
         table.add_column(cat.text(f"view.short.{part}"), justify="right")
     table.add_column(cat.text("view.cards_header"))
@@ -106,7 +112,11 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
     piles.append(_cards(view["experience_discards"], cat))
     piles.append(f"\n{cat.text('view.part_discards')}: {_parts_line(view['part_discards'], cat)}")
     display = Panel(_parts_line(view["display"], cat), title=cat.text("view.display"))
-    parts: list[RenderableType] = [status, _path(view, cat), display, piles, _players(view, cat, seat)]
+    druids = Text(cat.text("view.druids") + ": ")
+    for colour, pos in zip(COLOURS, view["druids"]):
+        druids.append(f"{cat.name('colour', colour)} {pos}  ", style=STYLE[colour])
+    parts: list[RenderableType] = [status, _path(view, cat), _legend(cat), druids, display, piles,
+                                   _players(view, cat, seat)]
     if seat is not None:
         mine = view["players"][seat]
         hand = Text(cat.text("view.hand") + ": ")
