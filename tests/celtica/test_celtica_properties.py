@@ -58,3 +58,20 @@ def test_fast_path_matches_checked_path(seed, players):
         b.apply(action)
     assert canonical(a.to_json()) == canonical(b.to_json())
     invariants(a)
+
+
+_SPACE = st.one_of(
+    st.tuples(st.sampled_from(["village", "castle", "monastery", "ruin"]), st.integers(1, 9)),
+    st.just(("cult", 0)),
+)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 5),
+       spaces=st.lists(_SPACE, min_size=1, max_size=24), goal=st.integers(1, 9))
+def test_random_games_on_random_boards(seed, players, spaces, goal):
+    """C3: any valid board file plays to a sound end, replayable from its stored layout."""
+    locs = ["start"] + [kind if n == 0 else f"{kind} {n}" for kind, n in spaces] + [f"goal {goal}"]
+    layout = "layout:printed:" + ",".join(locs)
+    final = check_random_game(GAME, players, seed, options={"board": layout}, extra=invariants, views_every=7)
+    assert final.options["board"] == layout and final.goal == len(locs) - 1
