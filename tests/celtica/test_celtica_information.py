@@ -80,3 +80,17 @@ def test_dealt_cards_are_secret_to_others():
     assert dealt[1].for_seat(1)["params"]["cards"] == ["grey"] * 5
     for seat in (None, 0, 2):
         assert "cards" not in dealt[1].for_seat(seat)["params"] and dealt[1].for_seat(seat)["hidden"]
+
+
+def test_determinize_depends_only_on_the_view_and_the_rng():
+    """Two states a seat cannot tell apart give that seat the same sample for the same seed."""
+    for seed in range(5):
+        s = GAME.new_game(3, seed=seed)
+        rng = Rng(seed)
+        for _ in range(30 + 7 * seed):
+            s.apply(rng.choice(s.legal_actions()))
+        me = s.current_player
+        other = s.determinize(me, Rng(100 + seed))
+        assert other.view(me) == s.view(me) and other.to_json() != s.to_json()
+        a, b = s.determinize(me, Rng(7)).to_json(), other.determinize(me, Rng(7)).to_json()
+        assert canonical(a) == canonical(b)

@@ -70,7 +70,9 @@ def view(s: "CelticaState", player: int | None) -> dict[str, Any]:
 def determinize(state: "CelticaState", observer: int, rng: Rng) -> "CelticaState":
     """Re-sample other hands, pile orders and future shuffles, keeping what `observer` knows:
     the public piles and collections, every hand's size, its own hand, and which seats owe a
-    cult-site card (the owed colour is re-drawn from the re-sampled hand)."""
+    cult-site card (the owed colour is re-drawn from the re-sampled hand). The result depends
+    only on the observer's view and `rng` (pools are sorted before shuffling), so a bot using it
+    cannot be swayed by what it does not see."""
     check_seat(state, observer, allow_none=False)
     s = state.clone()
     others = [q for q in range(s.num_players) if q != observer]
@@ -85,6 +87,7 @@ def determinize(state: "CelticaState", observer: int, rng: Rng) -> "CelticaState
                 if pick < 0:
                     s.must[q] = c
                     break
+    s.supply.sort()
     rng.shuffle(s.supply)
     s.rng = rng.next64()
     return s
@@ -99,6 +102,7 @@ def _redeal(hands: list[list[int]], sizes: list[int], deck: list[int], seats: li
         for c in RANGE_C:
             pool.extend([c] * hand[c])
             hand[c] = 0
+    pool.sort()  # canonical: the sample must not depend on the hidden order it started from
     rng.shuffle(pool)
     at = 0
     for q in seats:
