@@ -97,14 +97,22 @@ def site_value(state: CelticaState, p: int, dest: int) -> float:
     return 0.0
 
 
-def play_value(state: CelticaState, p: int, colour: int, cards: int, exp: int) -> float:
-    """Estimated worth of playing these cards now (C5)."""
+def play_value(state: CelticaState, p: int, colour: int, cards: int, exp: int,
+               sites: dict[int, float] | None = None) -> float:
+    """Estimated worth of playing these cards now (C5). `sites` caches site values by location
+    while one position's plays are compared."""
     cost = CARD_COST * (cards - 1) + EXP_COST * exp
     start = state.pos[colour]
     if start == state.goal:
         return -cost - 0.5  # C5: spends cards to no effect
     dest = min(start + cards + exp, state.goal)
-    value = site_value(state, p, dest) - cost
+    if sites is None:
+        site = site_value(state, p, dest)
+    else:
+        site = sites.get(dest)
+        if site is None:
+            site = sites[dest] = site_value(state, p, dest)
+    value = site - cost
     if dest == state.goal and not state.final_round:
         value += ENDING_BONUS if leading(state, p) else -ENDING_BONUS  # C10: this round is the last
     return value
@@ -127,11 +135,12 @@ def cult_draw_value(state: CelticaState, p: int) -> float:
     if total <= 0:
         return 0.0
     expected = 0.0
+    sites: dict[int, float] = {}
     for c in range(NUM_COLOURS):
         if weights[c] <= 0:
             continue
         best = max(
-            play_value(state, p, c, k, e)
+            play_value(state, p, c, k, e, sites)
             for k in range(1, state.hands[p][c] + 2)
             for e in range(state.exps[p][c] + 1)
         )
@@ -170,7 +179,8 @@ def choose(state: CelticaState, rng: Rng):
     if state.phase == END_PHASE:
         return end_choice(state, p)
     if kind == KIND_PLAY:
-        scored = [(play_value(state, p, a.colour, a.cards, a.experience), a) for a in legal]
+        sites: dict[int, float] = {}
+        scored = [(play_value(state, p, a.colour, a.cards, a.experience, sites), a) for a in legal]
         top = max(v for v, _ in scored)
         ties = [a for v, a in scored if v >= top - 1e-9]
         return ties[rng.below(len(ties))]
