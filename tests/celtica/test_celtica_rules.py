@@ -465,3 +465,14 @@ def test_wrong_phase_names_the_rule():
         s.apply(DONE)
     assert isinstance(s.legal_actions()[0], type(TAKE[0]))
     assert isinstance(PLAY[0][1][0], Play)
+
+
+def test_malformed_action_values_are_rejected_without_change():
+    from meeple.games.celtica.actions import Cult
+
+    s = GAME.new_game(3, seed=2)
+    before = s.to_json()
+    for bad in (Play(7, 1, 0), Play(0, 0, 0), Play(0, 13, 0), Play(0, 1, 5), Play("red", 1, 0), Cult(False), "play", None):
+        with pytest.raises(IllegalAction):
+            s.apply(bad)
+    assert s.to_json() == before

@@ -199,7 +199,11 @@ class CelticaState(State):
         kind = getattr(action, "KIND", None)
         phase = self.phase
         p = self.player
-        if kind is None or BY_ID[action.id] != action:
+        try:
+            known = kind is not None and 0 <= action.id < NUM_ACTIONS and BY_ID[action.id] == action
+        except (AttributeError, TypeError):
+            known = False
+        if not known:
             raise IllegalAction("C5", f"{action!r} is not a Celtica action")
         wanted = {PLAY_PHASE: KIND_PLAY, TAKE_PHASE: KIND_TAKE, GIVE_PHASE: KIND_GIVE, CULT_PHASE: KIND_CULT}
         if phase == END_PHASE:
