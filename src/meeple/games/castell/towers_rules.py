@@ -16,6 +16,8 @@ BALANCE, BASE, MIX, STRENGTH, WIDTH = range(5)
 MAX_SKILL = 5
 MIN_SIZE, MAX_SIZE = 1, 10
 BASIC_WIDTH = 3  # rulebook basic rule 3: at most 3 castellers side by side
+# K2: the 150 castellers in the bag, per size (index 0 unused).
+SUPPLY: tuple[int, ...] = (0, 8, 10, 12, 12, 14, 14, 18, 18, 20, 24)
 
 Tower = tuple[tuple[int, ...], ...]
 
