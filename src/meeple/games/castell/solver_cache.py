@@ -28,8 +28,30 @@ def best_for_festival(team: tuple[int, ...], skills: tuple[int, ...], sizes: tup
     return tower
 
 
+def out_of_reach(team: tuple[int, ...], skills: tuple[int, ...], tile: LocalTile) -> bool:
+    """Cheap necessary conditions (K6) a tile fails before any search: a legal tower never
+    uses a skill more often than its level, and it has at most 3 + Width + Base + Balance levels
+    (widths never grow upwards; levels wider than the width limit need Base, equal widths need
+    Balance) and at most one level per casteller. True means no tower can meet the tile."""
+    balance, base, _mix, _strength, width = skills
+    limit = 3 + width
+    total = sum(team)
+    max_levels = min(limit + base + balance, total)
+    if tile.kind == "shape":
+        widths = tile.widths
+        return (
+            len(widths) > max_levels
+            or sum(widths) > total
+            or sum(1 for below, above in zip(widths, widths[1:]) if above == below) > balance
+            or sum(1 for n in widths if n > limit) > base
+        )
+    return tile.min_levels > max_levels or any(u > s for u, s in zip(tile.uses, skills))
+
+
 def tower_for(team: tuple[int, ...], skills: tuple[int, ...], tile: LocalTile) -> Tower | None:
     """A tower satisfying local performance `tile` (K10), or None."""
+    if out_of_reach(team, skills, tile):
+        return None
     key = (team, skills, tile)
     try:
         return _tile[key]

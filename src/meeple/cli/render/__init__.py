@@ -1,0 +1,1 @@
+"""Terminal renderers, one module per game."""
