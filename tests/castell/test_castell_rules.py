@@ -1,13 +1,15 @@
 """Rulings K1-K11 at the engine level: set-up, turns, the wheel, special actions, festivals,
 prizes, size tokens, local performances and end scoring."""
 
+from dataclasses import replace
+
 import pytest
 
 from meeple.core.errors import IllegalAction
 from meeple.games.castell import actions as A
 from meeple.games.castell.components import REGIONS, load_components
 from meeple.games.castell.state import PER_REGION, CastellState
-from meeple.games.castell.towers import validate
+from meeple.games.castell.towers import LocalTile, validate
 
 from castell_testkit import GAME, castellers_total, fest, last_turn, new, placed, region, team
 
@@ -358,9 +360,26 @@ def test_K7_several_festivals_in_a_round_are_scored_separately():
 
 
 # -- K10 local performances ---------------------------------------------------------------------------
-def _strong(s: CastellState, seat: int) -> None:
-    s.teams[seat] = list(s.comp.castellers)  # K10: every tile is achievable with the whole supply
-    s.skills[seat] = [5, 5, 5, 5, 5]
+EASY = (
+    LocalTile("easy-shape", "shape", 3, (3, 2, 1), 3),
+    LocalTile("easy-show", "skill", 5, (), 4, (1, 0, 0, 0, 0)),
+)
+
+
+def _strong(s: CastellState, seat: int, deal: bool = True) -> None:
+    """Give `seat` castellers and skills for two easy tiles, dealt to the seat's region (the
+    last two of the tile set are replaced by them, so the 14 dealt tiles stay distinct)."""
+    s.teams[seat] = team(s9=3, s7=2, s5=1, s3=1)
+    s.skills[seat] = [1, 0, 0, 0, 0]
+    if deal:
+        tiles = s.comp.local_tiles
+        s.comp = replace(s.comp, local_tiles=tiles[:-2] + EASY)
+        last = {len(tiles) - 2, len(tiles) - 1}
+        for row in s.region_tiles:
+            for k, t in enumerate(row):
+                if t in last:
+                    row[k] = next(x for x in range(len(tiles)) if x not in last and all(x not in r for r in s.region_tiles))
+        s.region_tiles[s.pawn[seat]] = [len(tiles) - 2, len(tiles) - 1]
 
 
 def test_K10_two_tiles_per_region_from_32():
@@ -387,7 +406,7 @@ def test_K10_local_performance_claims_tile_and_own_tokens():
     assert s.score_breakdown()[0]["stars"] == s.comp.local_tiles[tile].stars
     # The claimed slot is not replaced.
     s.apply(A.END_TURN)
-    _strong(s, s.cur)
+    _strong(s, s.cur, deal=False)
     assert s.pawn[s.cur] == v
     assert A.PERFORMS[0] not in s.legal_actions()
     with pytest.raises(IllegalAction, match=r"\(K10\)"):
@@ -409,7 +428,7 @@ def test_K10_explicit_tower_must_meet_the_tile():
     _strong(s, 0)
     tile = s.comp.local_tiles[s.region_tiles[region("valls")][0]]
     with pytest.raises(IllegalAction, match=r"\(K10\)"):
-        s.apply(A.Perform(0, ((10,),)))
+        s.apply(A.Perform(0, ((9, 9, 9), (7, 7))))  # legal, but not the 3-2-1 shape
     tower = s.tile_tower(0, s.region_tiles[region("valls")][0])
     s.apply(A.Perform(0, tower))
     assert s.claimed[0] and s.comp.local_tiles[s.claimed[0][0]] == tile
