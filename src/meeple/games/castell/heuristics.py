@@ -23,7 +23,7 @@ from meeple.core.rng import Rng
 
 from . import actions as A
 from .state import PHASE_FESTIVAL, PHASE_OVER, CastellState, Festival
-from .solver_cache import best_for_festival
+from .solver_cache import best_for_festival, tallest
 from .towers import festival_score
 
 TOKEN_COST = 0.6  # a special action token spent on a recruit or a move
@@ -80,13 +80,16 @@ def _place_value(state: CastellState, region: int, goals: list[tuple[float, Fest
 
 
 def _tower_value(state: CastellState, seat: int, skills: tuple[int, ...], goals: list[tuple[float, Festival]]) -> float:
+    """The main target festival's best score; short of an eligible tower, half a point per level
+    of the tallest tower (height is what opens festivals: K8 wants 4 levels)."""
     team = tuple(state.teams[seat])
     if goals:
         weight, fest = max(goals, key=lambda g: g[0])
         tower = best_for_festival(team, skills, fest.sizes)
-        return festival_score(tower, fest.sizes) if tower else 0.0
-    tower = best_for_festival(team, skills, ())
-    return float(len(tower)) if tower else 0.0
+        if tower:
+            return float(festival_score(tower, fest.sizes))
+    tower = tallest(team, skills)
+    return 0.5 * len(tower) if tower else 0.0
 
 
 def _score(state: CastellState, action: Any, seat: int, goals, want, base: dict[str, float]) -> float:

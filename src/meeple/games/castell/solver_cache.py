@@ -8,11 +8,12 @@ keys, so caching never changes behaviour, only speed.
 
 from __future__ import annotations
 
-from .towers import LocalTile, Tower, best_festival_tower, tower_for_tile
+from .towers import LocalTile, Tower, best_festival_tower, tallest_tower, tower_for_tile
 
 _LIMIT = 200_000
 _festival: dict[tuple, Tower | None] = {}
 _tile: dict[tuple, Tower | None] = {}
+_tallest: dict[tuple, Tower | None] = {}
 
 
 def best_for_festival(team: tuple[int, ...], skills: tuple[int, ...], sizes: tuple[int, ...]) -> Tower | None:
@@ -60,4 +61,17 @@ def tower_for(team: tuple[int, ...], skills: tuple[int, ...], tile: LocalTile) -
     if len(_tile) >= _LIMIT:
         _tile.clear()
     tower = _tile[key] = tower_for_tile(team, skills, tile)
+    return tower
+
+
+def tallest(team: tuple[int, ...], skills: tuple[int, ...]) -> Tower | None:
+    """The solver's tallest legal tower, or None for an empty team."""
+    key = (team, skills)
+    try:
+        return _tallest[key]
+    except KeyError:
+        pass
+    if len(_tallest) >= _LIMIT:
+        _tallest.clear()
+    tower = _tallest[key] = tallest_tower(team, skills)
     return tower
