@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from meeple.core.conformance import canonical, check_random_game
 from meeple.core.rng import Rng
 from meeple.games.castell import actions as A
-from meeple.games.castell.solver_cache import out_of_reach
+from meeple.games.castell.solver_cache import best_for_festival, out_of_reach, tower_for
 from meeple.games.castell.state import PHASE_FESTIVAL, CastellState, needed
-from meeple.games.castell.towers import eligible, tower_for_tile, validate
+from meeple.games.castell.towers import best_festival_tower, eligible, tower_for_tile, validate
 
 from castell_testkit import GAME, castellers_total
 
@@ -45,13 +45,13 @@ def invariants(s: CastellState) -> None:
     assert all(p["total"] == sum(v for k, v in p.items() if k != "total") for p in parts)
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=24, deadline=None)
 @given(seed=st.integers(0, 2**32), n=st.integers(2, 4), wheel=st.sampled_from(["standard", "advanced"]))
 def test_random_games_conform(seed, n, wheel):
     check_random_game(GAME, n, seed, {"wheel": wheel}, extra=invariants, views_every=25)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**32), n=st.integers(2, 4), wheel=st.sampled_from(["standard", "advanced"]))
 def test_random_games_keep_invariants_and_replay(seed, n, wheel):
     s = GAME.new_game(n, seed=seed, wheel=wheel, performance_tokens="all" if seed % 2 else "own")
@@ -77,12 +77,18 @@ def test_random_games_keep_invariants_and_replay(seed, n, wheel):
 
 @settings(max_examples=60, deadline=None)
 @given(
-    counts=st.lists(st.integers(0, 4), min_size=10, max_size=10),
-    skills=st.tuples(*[st.integers(0, 5)] * 5),
+    counts=st.lists(st.integers(0, 3), min_size=10, max_size=10),
+    skills=st.tuples(*[st.integers(0, 3)] * 5),
     tile=st.integers(0, 31),
+    sizes=st.sets(st.integers(1, 10), min_size=1, max_size=3),
 )
-def test_quick_tile_check_never_rejects_a_reachable_tile(counts, skills, tile):
+def test_solver_cache_answers_like_the_solver(counts, skills, tile, sizes):
+    """The engine's memoised calls and their quick necessary-condition checks never change an
+    answer of the tower solver."""
     team = (0, *counts)
     local = GAME.new_game(2, seed=0).comp.local_tiles[tile]
+    assert tower_for(team, skills, local) == tower_for_tile(team, skills, local)
     if out_of_reach(team, skills, local):
         assert tower_for_tile(team, skills, local) is None
+    fest = tuple(sorted(sizes))
+    assert best_for_festival(team, skills, fest) == best_festival_tower(team, skills, fest)

@@ -18,6 +18,8 @@ _tallest: dict[tuple, Tower | None] = {}
 
 def best_for_festival(team: tuple[int, ...], skills: tuple[int, ...], sizes: tuple[int, ...]) -> Tower | None:
     """The solver's best K8-eligible tower for a festival with these sizes, or None."""
+    if any(not team[size] for size in sizes) or max_levels(team, skills) < 4:
+        return None  # K8 needs every festival size in the tower and 4 levels
     key = (team, skills, sizes)
     try:
         return _festival[key]
@@ -29,6 +31,16 @@ def best_for_festival(team: tuple[int, ...], skills: tuple[int, ...], sizes: tup
     return tower
 
 
+def max_levels(team: tuple[int, ...], skills: tuple[int, ...]) -> int:
+    """An upper bound on a legal tower's levels (K6): widths never grow upwards, so the levels
+    not wider than the width limit 3 + Width number at most that limit plus the Balance uses,
+    levels over the limit need Base, and every level holds a casteller."""
+    balance, base, _mix, _strength, width = skills
+    bound = 3 + width + base + balance
+    total = sum(team)
+    return total if total < bound else bound
+
+
 def out_of_reach(team: tuple[int, ...], skills: tuple[int, ...], tile: LocalTile) -> bool:
     """Cheap necessary conditions (K6) a tile fails before any search: a legal tower never
     uses a skill more often than its level, and it has at most 3 + Width + Base + Balance levels
@@ -37,16 +49,16 @@ def out_of_reach(team: tuple[int, ...], skills: tuple[int, ...], tile: LocalTile
     balance, base, _mix, _strength, width = skills
     limit = 3 + width
     total = sum(team)
-    max_levels = min(limit + base + balance, total)
+    most = max_levels(team, skills)
     if tile.kind == "shape":
         widths = tile.widths
         return (
-            len(widths) > max_levels
+            len(widths) > most
             or sum(widths) > total
             or sum(1 for below, above in zip(widths, widths[1:]) if above == below) > balance
             or sum(1 for n in widths if n > limit) > base
         )
-    return tile.min_levels > max_levels or any(u > s for u, s in zip(tile.uses, skills))
+    return tile.min_levels > most or any(u > s for u, s in zip(tile.uses, skills))
 
 
 def tower_for(team: tuple[int, ...], skills: tuple[int, ...], tile: LocalTile) -> Tower | None:
