@@ -496,3 +496,24 @@ def test_legal_actions_agree_with_the_checks():
         if s.is_terminal:
             break
         s.apply(s.legal_actions()[len(legal) // 2])
+
+
+# -- K6 towers in actions ---------------------------------------------------------------------------
+def test_K6_an_entered_tower_must_be_legal_for_the_skills_and_team():
+    s = placed(where="valls")
+    s.teams = [team(s10=3, s9=2, s8=2, s3=1, s1=1) for _ in range(4)]
+    s.skills = [[1, 0, 0, 0, 0] for _ in range(4)]
+    last_turn(s, 5, (fest("valls", 8, 3),))
+    s.apply(A.END_TURN)
+    two_balance = ((10, 10, 10), (9, 9), (8,), (3,), (1,))  # Balance used twice, level 1
+    with pytest.raises(IllegalAction, match=r"\(K6\).*balance"):
+        s.apply(A.Enter(0, two_balance))
+    too_many = ((10, 10, 10), (9, 9, 9), (8,), (3,))
+    with pytest.raises(IllegalAction, match=r"\(K6\)"):
+        s.apply(A.Enter(0, too_many))
+    not_in_team = ((10, 10, 10), (9, 9), (8,), (3,), (2,))
+    with pytest.raises(IllegalAction, match=r"\(K6\)"):
+        s.apply(A.Enter(0, not_in_team))
+    s.skills[s.cur] = [2, 0, 0, 0, 0]
+    s.apply(A.Enter(0, two_balance))
+    assert s.entries[-1][2] == two_balance
