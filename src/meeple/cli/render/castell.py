@@ -131,7 +131,7 @@ def pyramid(tower: Any) -> Text:
 
 
 def _best_tower(view: dict[str, Any], seat: int) -> Any:
-    from meeple.games.castell.towers import best_festival_tower, tallest_tower  # a pure solver call
+    from meeple.games.castell.solver_cache import best_for_festival, tallest  # pure, memoised solver calls
 
     player = view["players"][seat]
     team = (0, *player["team"])
@@ -140,10 +140,10 @@ def _best_tower(view: dict[str, Any], seat: int) -> Any:
         if entry["round"] == view["round"]:
             for fest in entry["festivals"]:
                 if fest["region"] == player["pawn"]:
-                    tower = best_festival_tower(team, skills, tuple(sorted(set(fest["sizes"]))))
+                    tower = best_for_festival(team, skills, tuple(sorted(set(fest["sizes"]))))
                     if tower:
                         return tower
-    return tallest_tower(team, skills)
+    return tallest(team, skills)
 
 
 def _own(view: dict[str, Any], cat: Catalog, seat: int) -> RenderableType:
