@@ -36,24 +36,24 @@ Team = Mapping[int, int] | tuple[int, ...]
 
 def best_festival_tower(team: Team, skills: tuple[int, ...], festival_sizes: Iterable[int]) -> Tower | None:
     """The legal tower with the highest K8 festival score that K8 lets enter (>= 4 levels, every
-    festival size present), or None. Ties: fewer castellers, then the smaller tower tuple
-    (levels compared bottom first, each level a sorted tuple)."""
+    festival size present), or None. Ties go to the first tower in the search order
+    (`towers_solver.order_key`: bottom level first, heavier and wider levels first)."""
     return search(team, skills, FestivalGoal(tuple(festival_sizes)))
 
 
 def tallest_tower(team: Team, skills: tuple[int, ...]) -> Tower | None:
-    """The legal tower with the most levels (None for an empty team). Ties: fewer castellers,
-    then the smaller tower tuple."""
+    """The legal tower with the most levels (None for an empty team). Ties go to the first
+    tower in the search order (`towers_solver.order_key`)."""
     return search(team, skills, TallestGoal())
 
 
 def tower_for_tile(team: Team, skills: tuple[int, ...], tile: LocalTile) -> Tower | None:
     """A legal tower meeting a K10 tile, or None if the team and skills cannot build one.
-    The one returned has the fewest castellers, then is the smallest tower tuple."""
+    Of several, the first in the search order (`towers_solver.order_key`)."""
     if tile.kind == "shape":
         goal = ShapeGoal(tile.widths)
     else:
-        goal = ShowGoal(tile.min_levels, tile.uses)
+        goal = ShowGoal(tile.min_levels, tile.uses, skills)
     return search(team, skills, goal)
 
 

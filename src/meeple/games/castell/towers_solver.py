@@ -1,24 +1,21 @@
 """Exact tower search: the best legal tower a team can build for a goal.
 
-One dynamic program serves every goal (festival score, tallest tower, a shape tile, a skill
-show). A tower is built bottom to top; after a level is placed, everything the levels above can
-depend on is the *state*:
+One search serves every goal (festival score, tallest tower, a shape tile, a skill show). A
+tower is built bottom to top; after a level is placed, everything the levels above depend on is
+the *state*: the castellers left (only the sizes the levels above can still reach), the level's
+width and lightest size, the unspent Balance, Base, Mix and Strength uses, and the goal's own
+bookkeeping (levels so far, festival sizes present, Width uses reached).
 
-    remaining castellers per size, the level's width and lightest size, the unspent Balance,
-    Base, Mix and Strength uses, and goal bookkeeping (levels so far, festival sizes present,
-    Width uses reached).
+The best continuation from a state does not depend on how the state was reached, so results are
+memoized per search; branch and bound prunes a level when an upper bound on what the levels
+above it can add cannot beat the best tower found so far. A memo entry is either the exact best
+continuation or a proof that no continuation reaches some score (then it is recomputed if a
+lower score is asked for), so pruning never changes the answer.
 
-The best continuation from a state does not depend on how the state was reached, so it is
-memoized per search. Ties are broken by a total order, so the answer is unique:
-higher goal score, then fewer castellers, then the smaller tower as a Python tuple (levels
-compared bottom first). That order decomposes level by level, which is what makes the memo
-exact: the best tower from a state is its best first level followed by the best tower from the
-state that level leads to.
-
-Pruning that keeps the answer exact: only sizes the levels above could still use are part of the
-memo key (sizes rise by at most one per unspent Strength use), and a festival search gives up on
-a state as soon as a missing festival size can no longer be reached. The tests compare every
-goal with brute force over all towers for many random small teams.
+Ties between towers of equal goal score go to the one first in the search order (`order_key`):
+bottom level first, single-size levels before Mix levels, heavier sizes first, wider levels
+first, and in a Mix level more of the lighter size first; a tower before its own extensions.
+The tests check score and tie-break against brute force over every tower of small teams.
 """
 
 from __future__ import annotations
@@ -39,12 +36,13 @@ from .towers_rules import (
 )
 
 Counts = tuple[int, ...]
-# A candidate answer from a state: (-score, castellers, levels above) ; smaller is better.
-Best = tuple[int, int, Tower]
+# A search result: (-score, levels above). Ties keep the first found.
+Best = tuple[int, Tower]
 
 _GROUPS: tuple[tuple[int, int], ...] = tuple((s, s) for s in range(MAX_SIZE, 0, -1)) + tuple(
     (lo, lo + 1) for lo in range(MAX_SIZE - 1, 0, -2)
-)  # single sizes, then Mix pairs (lightest, heaviest)
+)  # the search order of level kinds: single sizes heavy first, then Mix pairs heavy first
+_NO = -(1 << 30)  # an upper bound meaning "cannot meet the goal"
 
 
 def team_counts(team: Mapping[int, int] | tuple[int, ...] | list[int]) -> Counts:
@@ -68,36 +66,49 @@ def team_counts(team: Mapping[int, int] | tuple[int, ...] | list[int]) -> Counts
 class _Goal:
     """What a search maximizes and when a tower may stop. Subclasses fill in the hooks.
 
-    `extra` is the goal's own bookkeeping carried in the state (hashable)."""
+    `extra` is the goal's own bookkeeping carried in the state (hashable). `wide_first` sets
+    the search order of widths: wide first finds high festival scores early; narrow first gives
+    compact tile towers."""
+
+    wide_first = True
 
     def start(self) -> object:
         raise NotImplementedError
 
-    def allowed_width(self, extra: object, n: int) -> bool:
-        return True
+    def widths_for(self, extra: object) -> tuple[int, int]:
+        """The widths (least, most) the goal allows for the next level."""
+        return 1, 1 << 30
 
-    def step(self, extra: object, lo: int, hi: int, a: int, b: int, n: int, base_level: bool) -> tuple[int, object] | None:
-        """(score gained, new extra) for placing a level, or None if the goal forbids it."""
+    def step(self, extra: object, lo: int, hi: int, a: int, b: int, n: int,
+             base_level: bool) -> tuple[int, object]:
+        """(score gained, new extra) for placing a level of a castellers of size lo and b of
+        size hi (b = 0 unless lo != hi), n = a + b wide; base_level: over the width limit."""
         raise NotImplementedError
 
     def done(self, extra: object, spent: tuple[int, int, int, int]) -> bool:
         """May the tower stop here? `spent` = Balance, Base, Mix, Strength uses so far."""
         raise NotImplementedError
 
-    def hopeless(self, extra: object, max_size: int) -> bool:
-        """True when no continuation using sizes <= max_size can finish the goal."""
-        return False
+    def floor(self) -> int:
+        """A score every tower meeting the goal reaches (a starting bound for pruning)."""
+        return _NO
 
-    def upper(self, extra: object, c: Counts, top: int, n: int, bal: int, strn: int) -> int:
-        """An upper bound on the score the levels above a level of width n can add, when
-        they may use only sizes <= top of the remaining castellers `c`."""
-        return 1 << 30
+    def upper(self, extra: object, c: Counts, top: int, n: int, lo: int, bal: int, base: int,
+              mix: int, strn: int) -> int:
+        """An upper bound on the score the levels above a level (width n, lightest size lo) can
+        add, when they may use only sizes <= top of the remaining castellers `c`; _NO when
+        they cannot meet the goal at all."""
+        return -_NO
 
 
-def _max_levels(c: Counts, top: int, n: int, bal: int) -> int:
-    """Levels that can still go above a level of width n: widths fall by one per level except
-    for Balance uses, and every level takes at least one casteller."""
+def _max_levels(c: Counts, top: int, n: int, lo: int, bal: int, strn: int) -> int:
+    """Levels that can still go above a level of width n and lightest size lo: widths fall by
+    one per level except for Balance uses; the lightest size falls by at least one per level
+    except for Strength uses, which raise it by at most one; every level takes a casteller."""
     k = n - 1 + bal
+    k2 = lo - 1 + 2 * strn
+    if k2 < k:
+        k = k2
     total = sum(c[1:top + 1])
     return total if total < k else k
 
@@ -130,14 +141,21 @@ class FestivalGoal(_Goal):
     def done(self, extra, spent):
         return extra == (4, self.full)  # type: ignore[comparison-overlap]
 
-    def hopeless(self, extra, max_size):
-        mask = extra[1]  # type: ignore[index]
-        return any(s > max_size and not mask & self.bit[s] for s in self.sizes)
-
-    def upper(self, extra, c, top, n, bal, strn):
-        k = _max_levels(c, top, n, bal)
-        fest = sum(c[s] for s in self.sizes if s <= top)
+    def upper(self, extra, c, top, n, lo, bal, base, mix, strn):
+        levels, mask = extra  # type: ignore[misc]
+        k = _max_levels(c, top, n, lo, bal, strn)
+        if levels + k < 4:
+            return _NO
+        fest = 0
+        for s in self.sizes:
+            if s <= top and c[s]:
+                fest += c[s]
+            elif not mask & self.bit[s]:
+                return _NO  # a festival size still missing can no longer be reached
         return k + min(fest, k * n)
+
+    def floor(self) -> int:
+        return 4 + len(self.sizes)
 
 
 class TallestGoal(_Goal):
@@ -152,8 +170,11 @@ class TallestGoal(_Goal):
     def done(self, extra, spent):
         return True
 
-    def upper(self, extra, c, top, n, bal, strn):
-        return _max_levels(c, top, n, bal)
+    def upper(self, extra, c, top, n, lo, bal, base, mix, strn):
+        return _max_levels(c, top, n, lo, bal, strn)
+
+    def floor(self) -> int:
+        return 1
 
 
 class ShapeGoal(_Goal):
@@ -165,8 +186,11 @@ class ShapeGoal(_Goal):
     def start(self) -> object:
         return 0
 
-    def allowed_width(self, extra, n):
-        return extra < len(self.widths) and self.widths[extra] == n  # type: ignore[operator]
+    def widths_for(self, extra):
+        if extra < len(self.widths):  # type: ignore[operator]
+            n = self.widths[extra]  # type: ignore[index]
+            return n, n
+        return 1, 0
 
     def step(self, extra, lo, hi, a, b, n, base_level):
         return 0, extra + 1  # type: ignore[operator]
@@ -174,58 +198,87 @@ class ShapeGoal(_Goal):
     def done(self, extra, spent):
         return extra == len(self.widths)
 
+    def upper(self, extra, c, top, n, lo, bal, base, mix, strn):
+        i = extra  # the next level's index
+        if len(self.widths) - i > _max_levels(c, top, n, lo, bal, strn):  # type: ignore[operator]
+            return _NO
+        return 0  # every shape tower scores 0: the first one found is the answer
+
+    def floor(self) -> int:
+        return 0
+
 
 class ShowGoal(_Goal):
     """K10 skill show: at least `min_levels` levels and K6 uses reaching `uses` per skill.
+    Every such tower scores 0, so the first one in search order (narrow first) is the answer."""
 
-    Every tower meeting the tile scores minus its castellers, so the search keeps the
-    smallest one (and can prune by it)."""
+    wide_first = False
 
-    def __init__(self, min_levels: int, uses: tuple[int, ...]) -> None:
+    def __init__(self, min_levels: int, uses: tuple[int, ...], skills: tuple[int, ...]) -> None:
         self.min_levels = min_levels
         self.uses = uses
+        self.skills = check_skills(skills)
 
     def start(self) -> object:
-        return (0, 0)  # (levels capped at min_levels, Width uses)
+        # (levels capped at min_levels, Width uses, a level within the width limit placed?)
+        return (0, 0, False)
 
     def step(self, extra, lo, hi, a, b, n, base_level):
-        levels, width_uses = extra  # type: ignore[misc]
-        if not base_level and n - BASIC_WIDTH > width_uses:
-            width_uses = n - BASIC_WIDTH
-        return -n, (min(levels + 1, self.min_levels), width_uses)
+        levels, width_uses, narrow = extra  # type: ignore[misc]
+        if not base_level and not narrow:
+            narrow = True  # K6 Width uses: the widest level within the limit is the first one
+            width_uses = max(0, n - BASIC_WIDTH)
+        return 0, (min(levels + 1, self.min_levels), width_uses, narrow)
 
     def done(self, extra, spent):
-        levels, width_uses = extra  # type: ignore[misc]
+        levels, width_uses, _ = extra  # type: ignore[misc]
         u = self.uses
         return (levels >= self.min_levels and width_uses >= u[WIDTH] and spent[0] >= u[BALANCE]
                 and spent[1] >= u[BASE] and spent[2] >= u[MIX] and spent[3] >= u[STRENGTH])
 
-    def upper(self, extra, c, top, n, bal, strn):
-        missing = self.min_levels - extra[0]  # type: ignore[index]
-        if missing > _max_levels(c, top, n, bal):
-            return -(1 << 30)
-        return -missing  # each missing level takes at least one casteller
+    def upper(self, extra, c, top, n, lo, bal, base, mix, strn):
+        levels, width_uses, narrow = extra  # type: ignore[misc]
+        u, full = self.uses, self.skills
+        k = _max_levels(c, top, n, lo, bal, strn)
+        if levels + k < self.min_levels:
+            return _NO
+        if narrow and (width_uses < u[WIDTH] or full[BASE] - base < u[BASE]):
+            return _NO  # Base levels are the lowest ones, and Width uses are fixed by then
+        if u[WIDTH] > full[WIDTH] or u[BASE] - (full[BASE] - base) > base:
+            return _NO
+        for target, spent, left in ((u[BALANCE], full[BALANCE] - bal, bal), (u[MIX], full[MIX] - mix, mix),
+                                    (u[STRENGTH], full[STRENGTH] - strn, strn)):
+            if target - spent > left or target - spent > k:
+                return _NO  # each level above adds at most one use of each skill
+        return 0
+
+    def floor(self) -> int:
+        return 0
 
 
 def search(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], goal: _Goal) -> Tower | None:
-    """The best tower for `goal` (order: score, then fewer castellers, then smaller tuple)."""
+    """The tower with the highest goal score, ties to the first in search order; None if no
+    tower meets the goal."""
     counts = team_counts(team)
     levels = check_skills(skills)
     w = BASIC_WIDTH + levels[WIDTH]
     full = (levels[BALANCE], levels[BASE], levels[MIX], levels[STRENGTH])
-    # memo[key] = (result, need): `result` is exact when it is not None or need <= 0 ... see below
+    # memo[state key] = (result, need): result None means "no continuation scores >= need".
     memo: dict[tuple, tuple[Best | None, int]] = {}
-    step, done, allowed, hopeless, upper = goal.step, goal.done, goal.allowed_width, goal.hopeless, goal.upper
+    step, done, widths, upper = goal.step, goal.done, goal.widths_for, goal.upper
+    wide_first = goal.wide_first
 
     def best(c: Counts, n_prev: int, lo_prev: int, bal: int, base: int, mix: int, strn: int,
              extra: object, need: int) -> Best | None:
-        """Best continuation above a level of width n_prev, lightest size lo_prev (0 = ground),
-        if its score reaches `need`; None if none does (then no promise about lower scores)."""
+        """Best continuation above a level of width n_prev and lightest size lo_prev (both 0 on
+        the ground) if it scores at least `need`, else None."""
         found: Best | None = None
-        if n_prev and done(extra, (full[0] - bal, full[1] - base, full[2] - mix, full[3] - strn)):
-            if need <= 0:
-                found = (0, 0, ())
-                need = 0
+        if n_prev and need <= 0 and done(
+            extra, (full[0] - bal, full[1] - base, full[2] - mix, full[3] - strn)
+        ):
+            found = (0, ())
+            need = 1
+        n_lo, n_hi = widths(extra)
         for lo, hi in _GROUPS:
             if lo != hi and not mix:
                 continue
@@ -233,56 +286,53 @@ def search(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], g
                 if hi < lo_prev:
                     s_cost = 0
                 elif hi <= lo_prev + 1 and strn:
-                    s_cost = 1
+                    s_cost = 1  # K6 Strength: above at most one size heavier than below
                 else:
                     continue
-                nmax = n_prev if bal else n_prev - 1
+                nmax = n_prev if bal else n_prev - 1  # K6 Balance: equal widths
             else:
                 s_cost = 0
-                nmax = 1 << 30
+                nmax = n_hi
             ca = c[lo]
-            avail = ca if lo == hi else ca + c[hi]
+            if lo == hi:
+                avail = ca
+            elif not ca or not c[hi]:
+                continue
+            else:
+                avail = ca + c[hi]
             if nmax > avail:
                 nmax = avail
+            if nmax > n_hi:
+                nmax = n_hi
             if not base and nmax > w:
-                nmax = w
-            if lo != hi and (not ca or not c[hi]):
-                continue
-            m_cost = 1 if lo != hi else 0
+                nmax = w  # K6 Base: only Base levels go over the width limit
             strn2 = strn - s_cost
-            mix2 = mix - m_cost
-            for n in range(nmax, 0 if lo == hi else 1, -1):
-                if not allowed(extra, n):
-                    continue
-                b_cost = 1 if n == n_prev else 0
+            mix2 = mix - 1 if lo != hi else mix
+            nmin = n_lo if lo == hi or n_lo > 1 else 2
+            for n in (range(nmax, nmin - 1, -1) if wide_first else range(nmin, nmax + 1)):
                 base_level = n > w
                 base2 = base - 1 if base_level else base
-                bal2 = bal - b_cost
+                bal2 = bal - 1 if n == n_prev else bal
                 if lo == hi:
                     splits: range | tuple[int, ...] = (n,)
                 else:
                     splits = range(min(ca, n - 1), max(1, n - c[hi]) - 1, -1)
                 for a in splits:
                     b = n - a
-                    moved = step(extra, lo, hi, a, b, n, base_level)
-                    if moved is None:
-                        continue
-                    gain, extra2 = moved
+                    gain, extra2 = step(extra, lo, hi, a, b, n, base_level)
                     if lo == hi:
                         c2 = c[:lo] + (c[lo] - n,) + c[lo + 1:]
                     else:
                         c2 = c[:lo] + (c[lo] - a, c[hi] - b) + c[hi + 1:]
-                    # Sizes the levels above can reach: below `lo`, or climbing one size per
-                    # Strength use through sizes still on hand.
+                    # Sizes the levels above can reach: below lo, or one size higher per
+                    # Strength use, climbing through sizes still on hand.
                     top = lo - 1
                     if strn2:
                         top = lo
                         while top < MAX_SIZE and top - lo < strn2 and c2[top + 1]:
                             top += 1
-                    if hopeless(extra2, top):
-                        continue
                     sub_need = need - gain
-                    if upper(extra2, c2, top, n, bal2, strn2) < sub_need:
+                    if upper(extra2, c2, top, n, lo, bal2, base2, mix2, strn2) < sub_need:
                         continue
                     key = (c2[1:top + 1], n, lo, bal2, base2, mix2, strn2, extra2)
                     hit = memo.get(key)
@@ -295,15 +345,25 @@ def search(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], g
                         memo[key] = (sub, sub_need)
                     if sub is None:
                         continue
-                    level = (lo,) * a + (hi,) * b
-                    cand = (sub[0] - gain, sub[1] + n, (level,) + sub[2])
-                    if found is None or cand < found:
-                        found = cand
-                        need = -cand[0]
+                    found = (sub[0] - gain, ((lo,) * a + (hi,) * b,) + sub[1])
+                    need = 1 - found[0]  # only a strictly higher score replaces it
         return found
 
-    result = best(counts, 0, 0, *full, goal.start(), -(1 << 30))
-    return None if result is None else result[2]
+    result = best(counts, 0, 0, *full, goal.start(), goal.floor())
+    return None if result is None else result[1]
+
+
+def order_key(tower: Tower, wide_first: bool = True) -> tuple[tuple[int, int, int], ...]:
+    """The search order as a sort key (smaller = earlier): for each level, bottom first,
+    (group: single sizes 10..1 then Mix pairs 9-10..1-2; width, descending if wide_first;
+    castellers of the lighter size, descending). Among towers of equal goal score the search
+    returns the one with the smallest key (a tower comes before its own extensions)."""
+    key = []
+    for level in tower:
+        lo, hi = min(level), max(level)
+        group = MAX_SIZE - lo if lo == hi else MAX_SIZE + (MAX_SIZE - hi) // 2
+        key.append((group, -len(level) if wide_first else len(level), -level.count(lo)))
+    return tuple(key)
 
 
 def brute_force_towers(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...],
