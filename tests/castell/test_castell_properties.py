@@ -34,6 +34,10 @@ def invariants(s: CastellState) -> None:
         for entry in result["entrants"]:
             tower = tuple(tuple(level) for level in entry["tower"])
             assert eligible(tower, fest.sizes)
+            # Skills and teams only grow, so a tower legal when entered stays legal now.
+            seat = entry["seat"]
+            assert validate(tower, tuple(s.skills[seat])).legal
+            assert all(c <= have for c, have in zip(needed(tower), s.teams[seat]))
             assert entry["score"] <= s.best[entry["seat"]]
     for seat, slot, tower in s.entries:
         assert validate(tower, tuple(s.skills[seat])).legal
