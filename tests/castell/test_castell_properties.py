@@ -49,13 +49,13 @@ def invariants(s: CastellState) -> None:
     assert all(p["total"] == sum(v for k, v in p.items() if k != "total") for p in parts)
 
 
-@settings(max_examples=24, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2**32), n=st.integers(2, 4), wheel=st.sampled_from(["standard", "advanced"]))
 def test_random_games_conform(seed, n, wheel):
     check_random_game(GAME, n, seed, {"wheel": wheel}, extra=invariants, views_every=25)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 2**32), n=st.integers(2, 4), wheel=st.sampled_from(["standard", "advanced"]))
 def test_random_games_keep_invariants_and_replay(seed, n, wheel):
     s = GAME.new_game(n, seed=seed, wheel=wheel, performance_tokens="all" if seed % 2 else "own")
@@ -79,7 +79,7 @@ def test_random_games_keep_invariants_and_replay(seed, n, wheel):
     assert s.winners()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     counts=st.lists(st.integers(0, 3), min_size=10, max_size=10),
     skills=st.tuples(*[st.integers(0, 3)] * 5),
