@@ -21,7 +21,10 @@ GAMES: dict[str, str] = {
 
 
 def _installed(path: str) -> bool:
-    return importlib.util.find_spec(path.split(":")[0]) is not None
+    try:
+        return importlib.util.find_spec(path.split(":")[0]) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def games() -> list[str]:

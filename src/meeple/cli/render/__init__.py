@@ -1,1 +1,59 @@
-"""Terminal renderers, one module per game."""
+"""Terminal renderers: one module per game (`board`, `action_label`, optional `svg`) plus the
+generic pieces every game shares (events, score tables)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from types import ModuleType
+from typing import Any
+
+from rich.table import Table
+
+from ...core.errors import OptionError
+from ...core.i18n import Catalog
+from ...core.protocol import Event, State
+
+
+def renderer(game_name: str) -> ModuleType:
+    try:
+        return importlib.import_module(f"{__name__}.{game_name}")
+    except ModuleNotFoundError:
+        raise OptionError(f"no terminal renderer for {game_name!r}") from None
+
+
+def catalog(game_name: str, lang: str) -> Catalog:
+    return Catalog(["meeple.cli", f"meeple.games.{game_name}"], lang)
+
+
+def action_label(module: ModuleType, action_json: dict[str, Any], cat: Catalog, view: dict[str, Any]) -> str:
+    """A move's label; renderers may take the viewer's `view` for context."""
+    func = module.action_label
+    if "view" in inspect.signature(func).parameters:
+        return func(action_json, cat, view=view)
+    return func(action_json, cat)
+
+
+def event_text(event: Event, seat: int | None, cat: Catalog) -> str:
+    """An event as `seat` may read it: the `_secret` wording only for those who may know."""
+    data = event.for_seat(seat)
+    key = f"event.{data['key']}"
+    if not data.get("hidden") and event.secret and cat.has(key + "_secret"):
+        key += "_secret"
+    return cat.text(key, player=data["player"], **data["params"])
+
+
+def breakdown_table(state: State, cat: Catalog) -> Table:
+    """The per-seat score breakdown as a table (numeric parts only, in the game's order)."""
+    rows = state.score_breakdown()
+    winners = set(state.winners())
+    table = Table(title=cat.text("ui.final_scores"), show_lines=False)
+    table.add_column("")
+    for seat in range(state.num_players):
+        mark = " ★" if seat in winners else ""
+        table.add_column(cat.player(seat) + mark, justify="right")
+    keys = [k for k, v in rows[0].items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    for key in keys:
+        style = "bold" if key == "total" else None
+        table.add_row(cat.text(f"score.{key}"), *(str(r.get(key, "")) for r in rows), style=style)
+    return table

@@ -1,0 +1,247 @@
+"""The `meeple` command. Every user mistake ends in one line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..ai.bots import make_bot
+from ..ai.match import derive_seed, play_game, random_playouts, rotated_seating
+from ..core.errors import MeepleError, OptionError
+from ..core.i18n import check_language
+from ..core.record import GameRecord
+from ..core.registry import load
+from ..core.rng import seed_from
+from .options import parse_bots, parse_options
+from .render import breakdown_table, catalog, renderer
+
+app = typer.Typer(
+    name="meeple",
+    help="Play Triqueta, Triominos, Celtica and Castell against friends or bots; simulate and benchmark the engines.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+
+LangOpt = typer.Option("en", "--lang", help="Language: en or zh-Hant.")
+OptionsOpt = typer.Option(None, "--option", "-o", help="Rule option name=value (repeatable), e.g. duo=true.")
+
+
+def _options(option: Optional[List[str]], board: Optional[Path] = None, components: Optional[Path] = None) -> dict[str, Any]:
+    return parse_options(option, board=board, components=components)
+
+
+@app.command()
+def play(
+    game: str = typer.Argument(..., help="Game name, e.g. triqueta."),
+    players: int = typer.Option(3, "--players", "-p", help="Number of players."),
+    bots: Optional[str] = typer.Option(None, "--bots", "-b", help="Comma-separated bots for the non-human seats (default: greedy)."),
+    humans: int = typer.Option(1, "--humans", help="Human seats (hot-seat), taking the first seats."),
+    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Random seed (default: random)."),
+    lang: str = LangOpt,
+    option: Optional[List[str]] = OptionsOpt,
+    board: Optional[Path] = typer.Option(None, "--board", help="Celtica: a board TOML file."),
+    components: Optional[Path] = typer.Option(None, "--components", help="Castell: a components directory."),
+    save_dir: Path = typer.Option(Path("records"), "--save-dir", help="Where the game record is saved."),
+) -> None:
+    """Play a game in the terminal against bots, or hot-seat with friends."""
+    from .session import Session
+
+    check_language(lang)
+    the_game = load(game)
+    the_game.check_players(players)
+    if not 0 <= humans <= players:
+        raise OptionError(f"--humans must be 0 to {players}, not {humans}")
+    bot_list = parse_bots(bots) or [make_bot("greedy")]
+    needed = players - humans
+    if bots is not None and len(bot_list) != needed and needed:
+        raise OptionError(f"--bots names {len(bot_list)} bot(s) but {needed} seat(s) need one")
+    seats = [None] * humans + [bot_list[k % len(bot_list)] for k in range(needed)]
+    session = Session(the_game, seats, seed_from(seed), _options(option, board, components), lang, console, save_dir)
+    raise typer.Exit(session.run())
+
+
+@app.command()
+def simulate(
+    game: str = typer.Argument(..., help="Game name."),
+    players: int = typer.Option(..., "--players", "-p", help="Number of players."),
+    bots: str = typer.Option("random", "--bots", "-b", help="Comma-separated bots; seats rotate between games."),
+    games: int = typer.Option(100, "--games", "-n", help="Number of games."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the series."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    option: Optional[List[str]] = OptionsOpt,
+    board: Optional[Path] = typer.Option(None, "--board"),
+    components: Optional[Path] = typer.Option(None, "--components"),
+) -> None:
+    """Bot-against-bot games: win share, mean score and speed per bot."""
+    the_game = load(game)
+    the_game.check_players(players)
+    if games < 1:
+        raise OptionError(f"--games must be at least 1, not {games}")
+    bot_list = parse_bots(bots)
+    if not bot_list:
+        raise OptionError("--bots needs at least one bot")
+    options = the_game.resolve_options(_options(option, board, components))
+    names = [b.name for b in bot_list]
+    distinct = list(dict.fromkeys(names))
+    wins = dict.fromkeys(distinct, 0.0)
+    score_sum = dict.fromkeys(distinct, 0.0)
+    seats_held = dict.fromkeys(distinct, 0)
+    start = time.perf_counter()
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=Console(stderr=True), disable=as_json or not sys.stderr.isatty(), transient=True,
+    ) as progress:
+        task = progress.add_task(game, total=games)
+        for index in range(games):
+            seating = rotated_seating(bot_list, players, index)
+            _, result = play_game(the_game, seating, derive_seed(seed, index), options)
+            for seat, share in enumerate(result.win_shares()):
+                wins[seating[seat].name] += share
+                score_sum[seating[seat].name] += result.scores[seat]
+                seats_held[seating[seat].name] += 1
+            progress.advance(task)
+    elapsed = time.perf_counter() - start
+    report = {
+        "game": the_game.name,
+        "players": players,
+        "games": games,
+        "seed": seed,
+        "options": options,
+        "bots": names,
+        "wins": {b: wins[b] / games for b in distinct},
+        "mean_score": {b: score_sum[b] / seats_held[b] for b in distinct},
+        "games_per_s": games / elapsed,
+    }
+    if as_json:
+        print(json.dumps(report))
+        return
+    table = Table(title=f"{the_game.title}: {games} games, {players} players, seed {seed}")
+    table.add_column("bot")
+    table.add_column("win share", justify="right")
+    table.add_column("mean score", justify="right")
+    for b in distinct:
+        table.add_row(b, f"{report['wins'][b]:.3f}", f"{report['mean_score'][b]:.2f}")
+    console.print(table)
+    console.print(f"{report['games_per_s']:.1f} games/s")
+
+
+@app.command()
+def bench(
+    game: str = typer.Argument(..., help="Game name."),
+    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players (default: the most)."),
+    seconds: float = typer.Option(5.0, "--seconds", "-t", help="How long to run."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    option: Optional[List[str]] = OptionsOpt,
+) -> None:
+    """Random-playout throughput of an engine (one core)."""
+    the_game = load(game)
+    n = players if players is not None else the_game.max_players
+    the_game.check_players(n)
+    if seconds <= 0:
+        raise OptionError(f"--seconds must be positive, not {seconds}")
+    result = random_playouts(the_game, n, seconds, options=_options(option))
+    report = {"game": the_game.name, "players": n, **result}
+    if as_json:
+        print(json.dumps(report))
+    else:
+        console.print(
+            f"{the_game.title}, {n} players: {result['games_per_s']:.1f} games/s, "
+            f"{result['actions_per_s']:.0f} actions/s ({result['games']} games in {result['seconds']:.1f} s)"
+        )
+
+
+@app.command()
+def replay(
+    file: Path = typer.Argument(..., help="A game record (JSON)."),
+    lang: str = LangOpt,
+    as_json: bool = typer.Option(False, "--json", help="Print the final scores as JSON."),
+) -> None:
+    """Replay a saved game record and show the final position and scores."""
+    check_language(lang)
+    record = GameRecord.load(file)
+    state = record.replay()
+    if as_json:
+        print(json.dumps({"game": record.game, "scores": state.scores(), "winners": state.winners(),
+                          "breakdown": state.score_breakdown(), "terminal": state.is_terminal}))
+        return
+    cat = catalog(record.game, lang)
+    cat.player_names = [f"{cat.text('ui.seat', seat=k + 1)} ({name})" for k, name in enumerate(record.players)]
+    console.print(renderer(record.game).board(state.view(None), cat, None))
+    if state.is_terminal:
+        console.print(breakdown_table(state, cat))
+
+
+@app.command()
+def rules(game: str = typer.Argument(..., help="Game name."), lang: str = LangOpt) -> None:
+    """A concise summary of a game's rules."""
+    check_language(lang)
+    the_game = load(game)
+    typer.echo(catalog(the_game.name, lang).text("rules.summary").strip())
+
+
+@app.command()
+def render(
+    file: Path = typer.Argument(..., help="A game record (JSON)."),
+    svg: Path = typer.Option(..., "--svg", help="Where to write the SVG picture."),
+    lang: str = LangOpt,
+) -> None:
+    """Draw the final position of a game record as an SVG picture."""
+    check_language(lang)
+    record = GameRecord.load(file)
+    state = record.replay()
+    module = renderer(record.game)
+    if not hasattr(module, "svg"):
+        raise OptionError(f"{state.game.title} cannot draw itself as SVG yet")
+    cat = catalog(record.game, lang)
+    cat.player_names = [f"{cat.text('ui.seat', seat=k + 1)} ({name})" for k, name in enumerate(record.players)]
+    svg.write_text(module.svg(state.view(None), cat), encoding="utf-8")
+    console.print(f"wrote {svg}")
+
+
+@app.command(name="games")
+def list_games() -> None:
+    """List the games meeple can load."""
+    from ..core.registry import games
+
+    for name in games():
+        the_game = load(name)
+        console.print(f"{name:10} {the_game.title} ({the_game.min_players}-{the_game.max_players} players)")
+
+
+def _usage_error() -> type[Exception]:
+    """Typer's UsageError (vendored click in recent Typer), found through a public subclass."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the command; user mistakes print one line and exit with status 2."""
+    command = typer.main.get_command(app)
+
+    def fail(message: str, code: int = 2) -> int:
+        if message:
+            print(f"meeple: {message}", file=sys.stderr)
+        return code
+    try:
+        code = command.main(args=argv, prog_name="meeple", standalone_mode=False)
+    except typer.Exit as exc:
+        code = exc.exit_code
+    except typer.Abort:
+        code = fail("aborted", 130)
+    except _usage_error() as exc:
+        lines = exc.format_message().splitlines()
+        code = fail(f"error: {' '.join(line.strip() for line in lines)}" if lines else "")
+    except MeepleError as exc:
+        code = fail(f"error: {exc}")
+    except KeyboardInterrupt:
+        code = fail("interrupted", 130)
+    sys.exit(code if isinstance(code, int) else 0)

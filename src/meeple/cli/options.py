@@ -1,0 +1,28 @@
+"""Parsing command-line values that the engines validate: bot lists and rule options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ai.bots import Bot, make_bot
+from ..core.errors import OptionError
+
+
+def parse_bots(text: str | None) -> list[Bot]:
+    if text is None or not text.strip():
+        return []
+    return [make_bot(spec) for spec in text.split(",") if spec.strip()] or []
+
+
+def parse_options(pairs: list[str] | None, **named: Any) -> dict[str, Any]:
+    """`--option name=value` pairs plus named flags (e.g. --board) that were given."""
+    options: dict[str, Any] = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise OptionError(f"--option takes name=value, not {pair!r}")
+        options[name.strip()] = value.strip()
+    for name, value in named.items():
+        if value is not None:
+            options[name] = str(value)
+    return options

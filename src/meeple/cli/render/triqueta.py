@@ -1,0 +1,78 @@
+"""Triqueta in the terminal: rows, collections, towers, your face-down tokens, live scores."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from ...core.i18n import Catalog
+
+ANIMAL_STYLE = ("bright_white", "yellow", "dark_orange", "red", "cyan", "magenta")
+
+
+def _animal(token: int, cat: Catalog) -> Text:
+    return Text(cat.name("animal", token), style=ANIMAL_STYLE[token])
+
+
+def _tokens(tokens: list[int], cat: Catalog) -> Text:
+    if not tokens:
+        return Text("·", style="dim")
+    return Text(", ").join(_animal(t, cat) for t in tokens)
+
+
+def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableType:
+    parts: list[RenderableType] = []
+    towers = "  ".join(
+        cat.text("ui.tower", n=i + 1, count=c) + (f" ({cat.text('ui.current_tower')})" if i == view["current_tower"] else "")
+        for i, c in enumerate(view["towers"])
+    )
+    parts.append(Text(cat.text("ui.round", round=view["round"], rounds=view["rounds"]), style="bold"))
+    parts.append(Text(f"{cat.text('ui.towers')}: {towers}"))
+    parts.append(Text(cat.text("ui.rows"), style="bold"))
+    rows = Table(show_header=False, box=None, padding=(0, 1))
+    rows.add_column(justify="right")
+    rows.add_column()
+    for index, row in enumerate(view["rows"]):
+        label = cat.text("ui.row", row=index + 1)
+        rows.add_row(label, Text(cat.text("ui.taken"), style="dim") if row is None else _tokens(row, cat))
+    parts.append(rows)
+    players = Table(show_header=True, padding=(0, 1))
+    players.add_column("")
+    for a in range(6):
+        players.add_column(cat.name("animal", a), justify="right", style=ANIMAL_STYLE[a])
+    players.add_column(cat.text("ui.face_down"), justify="right")
+    players.add_column(cat.text("ui.trees"), justify="right")
+    players.add_column(cat.text("ui.score"), justify="right", style="bold")
+    for index, p in enumerate(view["players"]):
+        name = cat.player(index)
+        if index == view["rock"]:
+            name += " ◆"
+        if p["out"] and not view["finished"]:
+            name += f" ({cat.text('ui.out')})"
+        if index == view["current_player"]:
+            name = f"▶ {name}"
+        face_down = str(p["face_down_count"])
+        if "face_down" in p and p["face_down"]:
+            face_down += " [" + ", ".join(cat.name("animal", t) for t in p["face_down"]) + "]"
+        score = str(p["score"])
+        if p.get("score_with_face_down", p["score"]) != p["score"]:
+            score += f" ({p['score_with_face_down']})"
+        players.add_row(name, *(str(c) if c else "·" for c in p["collection"]), face_down, str(p["trees"]), score)
+    parts.append(players)
+    drawn = [t for t in view.get("pending", ()) if t >= 0]
+    if drawn:
+        parts.append(Text(cat.text("ui.looking_at", animals=drawn), style="bold green"))
+    return Group(*parts)
+
+
+def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any] | None = None) -> str:
+    kind = action_json["type"]
+    params = {k: v for k, v in action_json.items() if k != "type"}
+    pending = (view or {}).get("pending") or []
+    if "slot" in params and len(pending) == 2:
+        animal = cat.name("animal", pending[params["slot"]])
+        return f"{animal}: " + cat.text(f"action.{kind}", **params)
+    return cat.text(f"action.{kind}", **params)

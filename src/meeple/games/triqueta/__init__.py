@@ -1,0 +1,1 @@
+"""Triqueta: draw animal tokens, build rows, collect exactly three of a kind."""

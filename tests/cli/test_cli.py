@@ -1,0 +1,111 @@
+"""The `meeple` command through real subprocesses, as a person would run it."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def meeple(*args, stdin: str = "", cwd=None):
+    return subprocess.run(
+        [sys.executable, "-m", "meeple", *args],
+        input=stdin, capture_output=True, text=True, timeout=120, cwd=cwd,
+        env={"PATH": "", "COLUMNS": "120", "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+def test_simulate_json_is_deterministic_apart_from_timing():
+    args = ["simulate", "triqueta", "--players", "3", "--bots", "greedy,random", "--games", "12", "--seed", "4", "--json"]
+    first, second = meeple(*args), meeple(*args)
+    assert first.returncode == 0, first.stderr
+    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    for report in (a, b):
+        assert {"game", "players", "games", "seed", "bots", "wins", "mean_score", "games_per_s"} <= set(report)
+        report.pop("games_per_s")
+    assert a == b
+    assert a["bots"] == ["greedy", "random"] and abs(sum(a["wins"].values()) - 1) < 1e-9
+
+
+def test_bench_json_reports_throughput():
+    result = meeple("bench", "triqueta", "--players", "4", "--seconds", "0.3", "--json")
+    report = json.loads(result.stdout)
+    assert report["game"] == "triqueta" and report["players"] == 4
+    assert report["games_per_s"] > 0 and report["actions_per_s"] > report["games_per_s"]
+
+
+def test_play_against_bots_saves_a_record_that_replays(tmp_path):
+    # Always choose move 1; the game ends and the record is saved.
+    result = meeple("play", "triqueta", "--players", "3", "--bots", "greedy,random", "--seed", "7",
+                    "--save-dir", str(tmp_path), stdin="1\n" * 400)
+    assert result.returncode == 0, result.stderr
+    assert "Final scores" in result.stdout and "Winner" in result.stdout
+    (path,) = tmp_path.glob("triqueta-*.json")
+    replay = meeple("replay", str(path), "--json")
+    assert replay.returncode == 0, replay.stderr
+    assert json.loads(replay.stdout)["terminal"] is True
+    shown = meeple("replay", str(path))
+    assert "total" in shown.stdout
+
+
+def test_play_saves_when_input_ends(tmp_path):
+    result = meeple("play", "triqueta", "--seed", "3", "--save-dir", str(tmp_path), stdin="4\n")
+    assert result.returncode == 0
+    (path,) = tmp_path.glob("*.json")
+    assert json.loads(path.read_text())["actions"][0] == {"type": "draw"}
+
+
+def test_hot_seat_asks_to_pass_the_screen(tmp_path):
+    result = meeple("play", "triqueta", "--players", "2", "--humans", "2", "--seed", "1",
+                    "--save-dir", str(tmp_path), stdin="\n1\n\n1\n" + "\n1\n" * 200)
+    assert result.returncode == 0
+    assert "Pass the screen to Player 2" in result.stdout
+
+
+def test_play_in_chinese(tmp_path):
+    result = meeple("play", "triqueta", "--lang", "zh-Hant", "--seed", "2", "--save-dir", str(tmp_path), stdin="q\n")
+    assert "輪到你了" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["play", "chess"], "no game 'chess'"),
+        (["simulate", "triqueta", "--players", "9"], "2 to 5 players"),
+        (["simulate", "triqueta", "--players", "3", "--bots", "genius"], "no bot 'genius'"),
+        (["simulate", "triqueta", "--players", "3", "--games", "0"], "--games"),
+        (["simulate", "triqueta", "--players", "3", "--option", "turbo=1"], "no option 'turbo'"),
+        (["bench", "triqueta", "--seconds", "fast"], "Invalid value"),
+        (["bench", "triqueta", "--frobnicate"], "No such option"),
+        (["rules", "triqueta", "--lang", "fr"], "no language"),
+        (["replay", "missing.json"], "cannot read"),
+        (["play", "triqueta", "--players", "3", "--bots", "greedy"], "--bots names 1 bot"),
+    ],
+)
+def test_user_mistakes_give_one_line_and_status_2(args, message):
+    result = meeple(*args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_replay_of_a_corrupt_record_names_the_problem(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"format": "meeple-record", "version": 1, "game": "triqueta", "num_players": 2,
+                                "seed": 1, "options": {}, "players": [], "actions": [{"type": "keep", "slot": 0}]}))
+    result = meeple("replay", str(path))
+    assert result.returncode == 2
+    assert "action 1" in result.stderr and "draw a token" in result.stderr
+    path.write_text("{broken")
+    assert "not valid JSON" in meeple("replay", str(path)).stderr
+
+
+@pytest.mark.parametrize("lang, text", [("en", "exactly 3 of a kind"), ("zh-Hant", "三結")])
+def test_rules_summary_in_both_languages(lang, text):
+    result = meeple("rules", "triqueta", "--lang", lang)
+    assert result.returncode == 0 and text in result.stdout
+
+
+def test_games_lists_triqueta():
+    assert "triqueta" in meeple("games").stdout
