@@ -8,6 +8,7 @@ from rich.console import Console
 from meeple.core.i18n import Catalog
 from meeple.core.registry import heuristics
 from meeple.core.rng import Rng
+from meeple.cli.render import event_text
 from meeple.cli.render.castell import action_label, board, pyramid
 from meeple.games.castell import actions as A
 from meeple.games.castell import heuristics as H
@@ -113,9 +114,12 @@ def test_catalogs_cover_actions_events_scores(lang):
                          "festival_score", "size_tokens_discarded"}
     for key in everything:
         assert cat.has(f"event.{key}"), key
+    cat.player_names = ["Ana", "Biel", "Carla", "Dídac"]
     for e in events:
-        text = cat.text(f"event.{e.key}", **e.for_seat(None)["params"])
+        text = event_text(e, None, cat)
         assert "{" not in text and not text.startswith("event.")
+        if e.player is not None:
+            assert cat.player_names[e.player] in text
     for action in A.BY_ID:
         label = action_label(action.to_json(), cat)
         assert not label.startswith("action.") and "{" not in label

@@ -107,7 +107,7 @@ def _players(view: dict[str, Any], cat: Catalog, seat: int | None) -> Renderable
     for p, pl in enumerate(view["players"]):
         name = _seat(cat, p)
         if p == seat:
-            name.append(f" ({cat.text('ui.you')})")
+            name.stylize("underline")
         if p == view["current_player"]:
             name = Text("▶ ") + name
         skills = " ".join(f"{cat.name('skill', k)[:3]}{v}" for k, v in pl["skills"].items() if v) or "-"
