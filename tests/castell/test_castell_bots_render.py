@@ -137,3 +137,23 @@ def test_zh_hant_catalog_has_every_english_key():
     zh = _load("meeple.games.castell", "zh-Hant")
     assert set(en) == set(zh)
     assert any(re.search(r"[\u4e00-\u9fff]", v) for v in zh.values())
+
+
+def test_greedy_recruits_toward_a_tile_in_reach():
+    from dataclasses import replace
+
+    from meeple.games.castell.towers import LocalTile
+
+    s = placed(where="valls")
+    s.round = 2
+    s.festivals[3] = s.festivals[4] = ()
+    shape = LocalTile("easy-shape", "shape", 6, (3, 2, 1), 3)
+    s.comp = replace(s.comp, local_tiles=s.comp.local_tiles[:-1] + (shape,))
+    last = len(s.comp.local_tiles) - 1
+    for row in s.region_tiles:
+        row[:] = [t if t != last else -1 for t in row]
+    s.region_tiles[region("valls")] = [last, -1]
+    s.teams[0] = team(s9=3, s7=2)  # one size 5 short of 3-2-1
+    s.pool[region("valls")] = team(s10=1, s5=1, s8=1)
+    s.used = 4 | 8
+    assert H.choose(s, Rng(0)) == A.RECRUITS[5]
