@@ -11,7 +11,7 @@ from meeple.games.castell.components import REGIONS, load_components
 from meeple.games.castell.state import PER_REGION, CastellState
 from meeple.games.castell.towers import LocalTile, validate
 
-from castell_testkit import GAME, castellers_total, fest, last_turn, new, placed, region, team
+from castell_testkit import castellers_total, fest, last_turn, new, placed, region, team
 
 
 # -- K1 map -------------------------------------------------------------------------------------

@@ -276,14 +276,26 @@ def _fingerprint(content: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-@lru_cache(maxsize=16)
 def load_components(source: str = "") -> Components:
-    """Load and validate the components: `source` "" is the shipped set, else a directory."""
+    """Load and validate the components: `source` "" is the shipped set, else a directory.
+    Loads are cached until a file of the directory changes (size or modification time)."""
     directory: Path | None = None
+    stamp: tuple = ()
     if source:
         directory = Path(source).expanduser()
         if not directory.is_dir():
             raise DataError(f"castell components: {source!r} is not a directory")
+        for name in FILES:
+            try:
+                info = (directory / name).stat()
+            except OSError:
+                continue
+            stamp += ((name, info.st_size, info.st_mtime_ns),)
+    return _load(source, directory, stamp)
+
+
+@lru_cache(maxsize=16)
+def _load(source: str, directory: Path | None, stamp: tuple) -> Components:
     marks: dict[str, list[str]] = {}
     raw = {name: _read(directory, name) for name in FILES[:-1]}
     neighbours, roads = _load_regions(raw["regions.toml"], marks)

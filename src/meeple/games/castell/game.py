@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.core.errors import MeepleError, OptionError, RecordError
+from meeple.core.errors import MeepleError, RecordError
 from meeple.core.protocol import Game, OptionSpec
 
 from . import actions as A
