@@ -67,11 +67,15 @@ def validate(tower: Tower, skills: Iterable[int]) -> TowerCheck:
     w = BASIC_WIDTH + levels[WIDTH]
     uses = [0, 0, 0, 0, 0]
     first_over: tuple[str, int, str] | None = None
-    if not isinstance(tower, tuple) or not tower:
+    if not isinstance(tower, tuple):
+        return _fail(uses, "K6-form", None, "a tower is a tuple of levels (tuples of sizes)")
+    if not tower:
         return _fail(uses, "K6-empty", None, "a tower needs at least one level")
     prev_n = prev_lo = 0
     for i, level in enumerate(tower):
-        if not isinstance(level, tuple) or not level:
+        if not isinstance(level, tuple):
+            return _fail(uses, "K6-form", i, f"level {i} is not a tuple of sizes")
+        if not level:
             return _fail(uses, "K6-empty", i, f"level {i} holds no castellers")
         if any(type(s) is not int or not MIN_SIZE <= s <= MAX_SIZE for s in level):
             return _fail(uses, "K6-form", i, f"level {i}: sizes must be ints {MIN_SIZE}..{MAX_SIZE}")

@@ -21,7 +21,6 @@ The tests check score and tie-break against brute force over every tower of smal
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Callable
 
 from .towers_rules import (
     BALANCE,
@@ -93,22 +92,29 @@ class _Goal:
         """A score every tower meeting the goal reaches (a starting bound for pruning)."""
         return _NO
 
-    def upper(self, extra: object, c: Counts, top: int, n: int, lo: int, bal: int, base: int,
+    def upper(self, extra: object, c: Counts, top: int, n: int, k: int, bal: int, base: int,
               mix: int, strn: int) -> int:
-        """An upper bound on the score the levels above a level (width n, lightest size lo) can
-        add, when they may use only sizes <= top of the remaining castellers `c`; _NO when
-        they cannot meet the goal at all."""
+        """An upper bound on the score the levels above a level of width n can add, when at
+        most k more levels fit (`max_levels`) and they may use only sizes <= top of the
+        remaining castellers `c`; _NO when they cannot meet the goal at all. bal, base, mix,
+        strn: the uses left."""
         return -_NO
 
 
-def _max_levels(c: Counts, top: int, n: int, lo: int, bal: int, strn: int) -> int:
-    """Levels that can still go above a level of width n and lightest size lo: widths fall by
-    one per level except for Balance uses; the lightest size falls by at least one per level
-    except for Strength uses, which raise it by at most one; every level takes a casteller."""
+def max_levels(c: Counts, top: int, n: int, lo: int, w: int, bal: int, base: int, strn: int) -> int:
+    """How many levels can still go above a level of width n and lightest size lo (K6):
+    - widths never grow and fall by at least one per level except for Balance uses;
+    - levels over the width limit w are the lowest ones, at most `base` more of them, and the
+      others are at most w wide: at most base + w + bal levels when n > w;
+    - the lightest size falls by at least one per level except at Strength uses, which raise
+      it by at most one, and it stays >= 1: at most lo - 1 + 2 * strn levels;
+    - every level takes a casteller of a size <= top."""
     k = n - 1 + bal
-    k2 = lo - 1 + 2 * strn
-    if k2 < k:
-        k = k2
+    if n > w and base + w + bal < k:
+        k = base + w + bal
+    by_size = lo - 1 + 2 * strn
+    if by_size < k:
+        k = by_size
     total = sum(c[1:top + 1])
     return total if total < k else k
 
@@ -141,9 +147,8 @@ class FestivalGoal(_Goal):
     def done(self, extra, spent):
         return extra == (4, self.full)  # type: ignore[comparison-overlap]
 
-    def upper(self, extra, c, top, n, lo, bal, base, mix, strn):
+    def upper(self, extra, c, top, n, k, bal, base, mix, strn):
         levels, mask = extra  # type: ignore[misc]
-        k = _max_levels(c, top, n, lo, bal, strn)
         if levels + k < 4:
             return _NO
         fest = 0
@@ -170,8 +175,8 @@ class TallestGoal(_Goal):
     def done(self, extra, spent):
         return True
 
-    def upper(self, extra, c, top, n, lo, bal, base, mix, strn):
-        return _max_levels(c, top, n, lo, bal, strn)
+    def upper(self, extra, c, top, n, k, bal, base, mix, strn):
+        return k
 
     def floor(self) -> int:
         return 1
@@ -198,9 +203,8 @@ class ShapeGoal(_Goal):
     def done(self, extra, spent):
         return extra == len(self.widths)
 
-    def upper(self, extra, c, top, n, lo, bal, base, mix, strn):
-        i = extra  # the next level's index
-        if len(self.widths) - i > _max_levels(c, top, n, lo, bal, strn):  # type: ignore[operator]
+    def upper(self, extra, c, top, n, k, bal, base, mix, strn):
+        if len(self.widths) - extra > k:  # type: ignore[operator]
             return _NO
         return 0  # every shape tower scores 0: the first one found is the answer
 
@@ -236,10 +240,9 @@ class ShowGoal(_Goal):
         return (levels >= self.min_levels and width_uses >= u[WIDTH] and spent[0] >= u[BALANCE]
                 and spent[1] >= u[BASE] and spent[2] >= u[MIX] and spent[3] >= u[STRENGTH])
 
-    def upper(self, extra, c, top, n, lo, bal, base, mix, strn):
+    def upper(self, extra, c, top, n, k, bal, base, mix, strn):
         levels, width_uses, narrow = extra  # type: ignore[misc]
         u, full = self.uses, self.skills
-        k = _max_levels(c, top, n, lo, bal, strn)
         if levels + k < self.min_levels:
             return _NO
         if narrow and (width_uses < u[WIDTH] or full[BASE] - base < u[BASE]):
@@ -332,7 +335,8 @@ def search(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], g
                         while top < MAX_SIZE and top - lo < strn2 and c2[top + 1]:
                             top += 1
                     sub_need = need - gain
-                    if upper(extra2, c2, top, n, lo, bal2, base2, mix2, strn2) < sub_need:
+                    k = max_levels(c2, top, n, lo, w, bal2, base2, strn2)
+                    if upper(extra2, c2, top, n, k, bal2, base2, mix2, strn2) < sub_need:
                         continue
                     key = (c2[1:top + 1], n, lo, bal2, base2, mix2, strn2, extra2)
                     hit = memo.get(key)
@@ -364,39 +368,3 @@ def order_key(tower: Tower, wide_first: bool = True) -> tuple[tuple[int, int, in
         group = MAX_SIZE - lo if lo == hi else MAX_SIZE + (MAX_SIZE - hi) // 2
         key.append((group, -len(level) if wide_first else len(level), -level.count(lo)))
     return tuple(key)
-
-
-def brute_force_towers(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...],
-                       legal: Callable[[Tower], bool]) -> list[Tower]:
-    """Every tower the team can build that `legal` accepts, by plain enumeration (for tests).
-
-    Levels are any sub-multisets of at most two distinct sizes of the remaining castellers;
-    `legal` must be prefix-closed (K6 legality is: adding levels above never lowers a use)."""
-    counts = list(team_counts(team))
-    out: list[Tower] = []
-    sizes = [s for s in range(1, MAX_SIZE + 1) if counts[s]]
-
-    def levels_from(rem: list[int]):
-        avail = [s for s in sizes if rem[s]]
-        for i, s in enumerate(avail):
-            for k in range(1, rem[s] + 1):
-                yield (s,) * k
-            for t in avail[i + 1:]:
-                for k in range(1, rem[s] + 1):
-                    for j in range(1, rem[t] + 1):
-                        yield (s,) * k + (t,) * j
-
-    def grow(tower: Tower, rem: list[int]) -> None:
-        for level in levels_from(rem):
-            t2 = tower + (level,)
-            if not legal(t2):
-                continue
-            out.append(t2)
-            for s in level:
-                rem[s] -= 1
-            grow(t2, rem)
-            for s in level:
-                rem[s] += 1
-
-    grow((), counts)
-    return out
