@@ -9,6 +9,7 @@ and determinism from the seed. A game adds its own invariants through `extra`.
 from __future__ import annotations
 
 import json
+from itertools import islice
 from typing import Any, Callable
 
 from .errors import IllegalAction
@@ -49,7 +50,8 @@ def check_state(state: State, rng: Rng, views: bool = True) -> None:
         assert all(0 <= i < n for i in ids), "action id out of range"
         for action, action_id in zip(legal, ids):
             assert state.action_id(action) == action_id
-        illegal = [i for i in range(n) if i not in set(ids)][:3]
+        legal_ids = set(ids)
+        illegal = list(islice((i for i in range(n) if i not in legal_ids), 3))
         for action_id in illegal:
             try:
                 action = state.action_from_id(action_id)

@@ -1,0 +1,1 @@
+"""Castell: recruit castellers, train skills, build human towers at festivals."""

@@ -1,0 +1,89 @@
+"""Memoised calls into the tower solver.
+
+The solver's answers depend only on (team, skills, festival sizes or tile), and a position asks
+the same question many times (legal_actions on every step of a turn, then apply, then the bots),
+so the engine asks through these small bounded caches. The answers are pure functions of their
+keys, so caching never changes behaviour, only speed.
+"""
+
+from __future__ import annotations
+
+from .towers import LocalTile, Tower, best_festival_tower, tallest_tower, tower_for_tile
+
+_LIMIT = 200_000
+_festival: dict[tuple, Tower | None] = {}
+_tile: dict[tuple, Tower | None] = {}
+_tallest: dict[tuple, Tower | None] = {}
+
+
+def best_for_festival(team: tuple[int, ...], skills: tuple[int, ...], sizes: tuple[int, ...]) -> Tower | None:
+    """The solver's best K8-eligible tower for a festival with these sizes, or None."""
+    if any(not team[size] for size in sizes) or max_levels(team, skills) < 4:
+        return None  # K8 needs every festival size in the tower and 4 levels
+    key = (team, skills, sizes)
+    try:
+        return _festival[key]
+    except KeyError:
+        pass
+    if len(_festival) >= _LIMIT:
+        _festival.clear()
+    tower = _festival[key] = best_festival_tower(team, skills, sizes)
+    return tower
+
+
+def max_levels(team: tuple[int, ...], skills: tuple[int, ...]) -> int:
+    """An upper bound on a legal tower's levels (K6): widths never grow upwards, so the levels
+    not wider than the width limit 3 + Width number at most that limit plus the Balance uses,
+    levels over the limit need Base, and every level holds a casteller."""
+    balance, base, _mix, _strength, width = skills
+    bound = 3 + width + base + balance
+    total = sum(team)
+    return total if total < bound else bound
+
+
+def out_of_reach(team: tuple[int, ...], skills: tuple[int, ...], tile: LocalTile) -> bool:
+    """Cheap necessary conditions (K6) a tile fails before any search: a legal tower never
+    uses a skill more often than its level, and it has at most 3 + Width + Base + Balance levels
+    (widths never grow upwards; levels wider than the width limit need Base, equal widths need
+    Balance) and at most one level per casteller. True means no tower can meet the tile."""
+    balance, base, _mix, _strength, width = skills
+    limit = 3 + width
+    total = sum(team)
+    most = max_levels(team, skills)
+    if tile.kind == "shape":
+        widths = tile.widths
+        return (
+            len(widths) > most
+            or sum(widths) > total
+            or sum(1 for below, above in zip(widths, widths[1:]) if above == below) > balance
+            or sum(1 for n in widths if n > limit) > base
+        )
+    return tile.min_levels > most or any(u > s for u, s in zip(tile.uses, skills))
+
+
+def tower_for(team: tuple[int, ...], skills: tuple[int, ...], tile: LocalTile) -> Tower | None:
+    """A tower satisfying local performance `tile` (K10), or None."""
+    if out_of_reach(team, skills, tile):
+        return None
+    key = (team, skills, tile)
+    try:
+        return _tile[key]
+    except KeyError:
+        pass
+    if len(_tile) >= _LIMIT:
+        _tile.clear()
+    tower = _tile[key] = tower_for_tile(team, skills, tile)
+    return tower
+
+
+def tallest(team: tuple[int, ...], skills: tuple[int, ...]) -> Tower | None:
+    """The solver's tallest legal tower, or None for an empty team."""
+    key = (team, skills)
+    try:
+        return _tallest[key]
+    except KeyError:
+        pass
+    if len(_tallest) >= _LIMIT:
+        _tallest.clear()
+    tower = _tallest[key] = tallest_tower(team, skills)
+    return tower

@@ -1,0 +1,228 @@
+"""Celtica's actions, their JSON form and their integer ids.
+
+Every decision is a small sub-decision so the id space is one fixed range for every player
+count (C5-C8, C11):
+
+    Play(colour, cards, experience)   ids   0-299  colour*60 + (cards-1)*5 + experience
+    Take(part)     find site pick     ids 300-308
+    GiveUp(part)   ruin discard       ids 309-317
+    Cult(draw)     cult site choice   ids 318 (pass), 319 (draw)
+    Swap(give, take) end phase        ids 320-400  320 + give*9 + take
+    Buy(part)      end phase          ids 401-409
+    Done           end phase          id  410
+
+Actions are prebuilt singletons (the tables below), so legal_actions() allocates nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from meeple.core.errors import RecordError
+
+from .components import (
+    COLOURS,
+    DRUID_CARDS_PER_COLOUR,
+    EXPERIENCE_CARDS_PER_COLOUR,
+    NUM_COLOURS,
+    NUM_PART_TYPES,
+    PARTS,
+)
+
+MAX_CARDS = DRUID_CARDS_PER_COLOUR
+MAX_EXP = EXPERIENCE_CARDS_PER_COLOUR
+PLAY_BASE = 0
+TAKE_BASE = NUM_COLOURS * MAX_CARDS * (MAX_EXP + 1)
+GIVE_BASE = TAKE_BASE + NUM_PART_TYPES
+CULT_BASE = GIVE_BASE + NUM_PART_TYPES
+SWAP_BASE = CULT_BASE + 2
+BUY_BASE = SWAP_BASE + NUM_PART_TYPES * NUM_PART_TYPES
+DONE_ID = BUY_BASE + NUM_PART_TYPES
+NUM_ACTIONS = DONE_ID + 1
+
+KIND_PLAY, KIND_TAKE, KIND_GIVE, KIND_CULT, KIND_SWAP, KIND_BUY, KIND_DONE = range(7)
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play `cards` druid cards and `experience` experience cards of one colour (C5)."""
+
+    colour: int
+    cards: int
+    experience: int
+    KIND: ClassVar[int] = KIND_PLAY
+
+    @property
+    def id(self) -> int:
+        return PLAY_BASE + self.colour * MAX_CARDS * (MAX_EXP + 1) + (self.cards - 1) * (MAX_EXP + 1) + self.experience
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "play", "colour": COLOURS[self.colour], "cards": self.cards, "experience": self.experience}
+
+
+@dataclass(frozen=True, slots=True)
+class Take:
+    """Take one part of this type from the display at a find site (C6)."""
+
+    part: int
+    KIND: ClassVar[int] = KIND_TAKE
+
+    @property
+    def id(self) -> int:
+        return TAKE_BASE + self.part
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "take", "part": PARTS[self.part]}
+
+
+@dataclass(frozen=True, slots=True)
+class GiveUp:
+    """Give up one of your parts of this type at a ruin (C7)."""
+
+    part: int
+    KIND: ClassVar[int] = KIND_GIVE
+
+    @property
+    def id(self) -> int:
+        return GIVE_BASE + self.part
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "give_up", "part": PARTS[self.part]}
+
+
+@dataclass(frozen=True, slots=True)
+class Cult:
+    """At a cult site, draw a druid card (and owe it next turn) or not (C8)."""
+
+    draw: bool
+    KIND: ClassVar[int] = KIND_CULT
+
+    @property
+    def id(self) -> int:
+        return CULT_BASE + int(self.draw)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "cult", "draw": self.draw}
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """End phase: one experience card swaps your part `give` with a display part `take` (C11)."""
+
+    give: int
+    take: int
+    KIND: ClassVar[int] = KIND_SWAP
+
+    @property
+    def id(self) -> int:
+        return SWAP_BASE + self.give * NUM_PART_TYPES + self.take
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "swap", "give": PARTS[self.give], "take": PARTS[self.take]}
+
+
+@dataclass(frozen=True, slots=True)
+class Buy:
+    """End phase: two experience cards take a part from the display (C11)."""
+
+    part: int
+    KIND: ClassVar[int] = KIND_BUY
+
+    @property
+    def id(self) -> int:
+        return BUY_BASE + self.part
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "buy", "part": PARTS[self.part]}
+
+
+@dataclass(frozen=True, slots=True)
+class Done:
+    """End phase: stop spending experience cards (C11)."""
+
+    KIND: ClassVar[int] = KIND_DONE
+
+    @property
+    def id(self) -> int:
+        return DONE_ID
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "done"}
+
+
+Action = Play | Take | GiveUp | Cult | Swap | Buy | Done
+
+#: PLAY[colour][cards][experience] (cards from 1; index 0 unused).
+PLAY: tuple[tuple[tuple[Play, ...] | None, ...], ...] = tuple(
+    (None,) + tuple(tuple(Play(c, k, e) for e in range(MAX_EXP + 1)) for k in range(1, MAX_CARDS + 1))
+    for c in range(NUM_COLOURS)
+)
+#: PLAYS_UPTO[colour][cards][experience]: every Play of that colour with at most that many
+#: druid and experience cards, in id order (the play phase's legal actions per colour).
+PLAYS_UPTO: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(tuple(PLAY[c][k][e] for k in range(1, top + 1) for e in range(ex + 1))  # type: ignore[index]
+              for ex in range(MAX_EXP + 1))
+        for top in range(MAX_CARDS + 1)
+    )
+    for c in range(NUM_COLOURS)
+)
+TAKE = tuple(Take(t) for t in range(NUM_PART_TYPES))
+GIVE = tuple(GiveUp(t) for t in range(NUM_PART_TYPES))
+CULT = (Cult(False), Cult(True))
+SWAP = tuple(tuple(Swap(g, t) for t in range(NUM_PART_TYPES)) for g in range(NUM_PART_TYPES))
+BUY = tuple(Buy(t) for t in range(NUM_PART_TYPES))
+DONE = Done()
+
+BY_ID: tuple[Action, ...] = tuple(
+    [PLAY[c][k][e] for c in range(NUM_COLOURS) for k in range(1, MAX_CARDS + 1) for e in range(MAX_EXP + 1)]  # type: ignore[index]
+    + list(TAKE) + list(GIVE) + list(CULT)
+    + [SWAP[g][t] for g in range(NUM_PART_TYPES) for t in range(NUM_PART_TYPES)]
+    + list(BUY) + [DONE]
+)
+assert len(BY_ID) == NUM_ACTIONS and all(a.id == i for i, a in enumerate(BY_ID))
+
+
+def _name(obj: dict[str, Any], key: str, names: tuple[str, ...]) -> int:
+    value = obj.get(key)
+    if value not in names:
+        raise RecordError(f"Celtica action field {key!r} must be one of {', '.join(names)}, not {value!r}")
+    return names.index(value)
+
+
+def _count(obj: dict[str, Any], key: str, low: int, high: int) -> int:
+    value = obj.get(key)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RecordError(f"Celtica action field {key!r} must be a whole number {low}-{high}, not {value!r}")
+    return value
+
+
+_FIELDS = {"play": {"colour", "cards", "experience"}, "take": {"part"}, "give_up": {"part"},
+           "cult": {"draw"}, "swap": {"give", "take"}, "buy": {"part"}, "done": set()}
+
+
+def action_from_json(obj: Any) -> Action:
+    """Decode an action's JSON form; RecordError names what is malformed."""
+    if not isinstance(obj, dict) or obj.get("type") not in _FIELDS:
+        raise RecordError(f"not a Celtica action (type must be one of {', '.join(_FIELDS)}): {obj!r}")
+    kind = obj["type"]
+    extra = sorted(set(obj) - _FIELDS[kind] - {"type"})
+    if extra:
+        raise RecordError(f"Celtica {kind} action has no field {extra[0]!r}")
+    if kind == "play":
+        return PLAY[_name(obj, "colour", COLOURS)][_count(obj, "cards", 1, MAX_CARDS)][  # type: ignore[index]
+            _count(obj, "experience", 0, MAX_EXP)]
+    if kind == "take":
+        return TAKE[_name(obj, "part", PARTS)]
+    if kind == "give_up":
+        return GIVE[_name(obj, "part", PARTS)]
+    if kind == "cult":
+        if not isinstance(obj.get("draw"), bool):
+            raise RecordError(f"Celtica cult action field 'draw' must be true or false, not {obj.get('draw')!r}")
+        return CULT[int(obj["draw"])]
+    if kind == "swap":
+        return SWAP[_name(obj, "give", PARTS)][_name(obj, "take", PARTS)]
+    if kind == "buy":
+        return BUY[_name(obj, "part", PARTS)]
+    return DONE

@@ -1,0 +1,205 @@
+"""The greedy Celtica bot and a position evaluation for search.
+
+The bot values parts by how much they grow its amulets (a convex weight per amulet size, so
+parts that complete amulets count most, C2/C12), plays the move whose landing site gains most
+parts minus what it loses at ruins and minus the cards it spends (extra druid cards cost future
+turns, experience cards are worth swaps at the end), draws at cult sites only when the forced
+play that follows is expected to pay (C8), and spends experience cards at the end for the
+largest exact gain in the C12 standing per card (C11). It reads only what the current player
+may see: its own hand, the board, the display, the public collections and piles.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from meeple.core.rng import Rng
+
+from . import amulets
+from .actions import DONE, KIND_BUY, KIND_CULT, KIND_GIVE, KIND_PLAY, KIND_SWAP, KIND_TAKE
+from .board import CULT as LOC_CULT
+from .board import FIND as LOC_FIND
+from .board import RUIN as LOC_RUIN
+from .components import DRUID_CARDS_PER_COLOUR, NUM_COLOURS, NUM_PART_TYPES
+from .state import END_PHASE, CelticaState
+
+#: Worth of an amulet by size (0-9 parts): convex, with a jump for completing it.
+WEIGHT = (0.0, 1.0, 2.1, 3.3, 4.6, 6.0, 7.5, 9.1, 10.8, 14.0)
+CARD_COST = 2.0  # each druid card beyond the first: a turn given up later this round
+EXP_COST = 1.5  # an experience card spent now instead of a swap at the end
+EXP_VALUE = 1.0  # an experience card drawn at a ruin
+DRAW_THRESHOLD = 0.0  # draw at a cult site when the forced play is expected to be worth this
+CULT_VALUE = 0.3  # the option to draw a druid card at a cult site
+ENDING_BONUS = 1.5  # bringing the first druid home ends the game with this round
+
+
+def potential(counts: Sequence[int]) -> float:
+    """Soft worth of a collection: the sum of WEIGHT over its amulets (C2)."""
+    return sum(WEIGHT[sum(1 for c in counts if c > k)] for k in range(max(counts)))
+
+
+def gain(counts: Sequence[int], t: int) -> float:
+    """How much one more part of type t adds to `potential`."""
+    level = counts[t]
+    size = sum(1 for c in counts if c > level)
+    return WEIGHT[size + 1] - WEIGHT[size]
+
+
+def loss(counts: Sequence[int], t: int) -> float:
+    """How much losing one part of type t takes from `potential` (counts[t] > 0)."""
+    level = counts[t] - 1
+    size = sum(1 for c in counts if c > level)
+    return WEIGHT[size] - WEIGHT[size - 1]
+
+
+def best_takes(counts: Sequence[int], display: Sequence[int], n: int) -> float:
+    """Value of taking the n best parts from the display one by one."""
+    mine = list(counts)
+    shown = list(display)
+    total = 0.0
+    for _ in range(n):
+        options = [t for t in range(NUM_PART_TYPES) if shown[t]]
+        if not options:
+            break
+        t = max(options, key=lambda u: gain(mine, u))
+        total += gain(mine, t)
+        mine[t] += 1
+        shown[t] -= 1
+    return total
+
+
+def cheapest_losses(counts: Sequence[int], n: int) -> float:
+    """Value lost by giving up the n least useful parts one by one."""
+    mine = list(counts)
+    total = 0.0
+    for _ in range(n):
+        options = [t for t in range(NUM_PART_TYPES) if mine[t]]
+        if not options:
+            break
+        t = min(options, key=lambda u: loss(mine, u))
+        total += loss(mine, t)
+        mine[t] -= 1
+    return total
+
+
+def site_value(state: CelticaState, p: int, dest: int) -> float:
+    """What landing a druid on `dest` is worth to seat p, before cards spent."""
+    where = state.loc_action[dest]
+    number = state.loc_number[dest]
+    if where == LOC_FIND:
+        return best_takes(state.parts[p], state.display, min(number, state.ndisplay))
+    if where == LOC_RUIN:
+        exp = EXP_VALUE if (state.xdeck or any(state.xdisc)) else 0.0
+        return exp - cheapest_losses(state.parts[p], number)
+    if where == LOC_CULT:
+        return CULT_VALUE if (state.deck or any(state.ddisc)) else 0.0
+    return 0.0
+
+
+def play_value(state: CelticaState, p: int, colour: int, cards: int, exp: int,
+               sites: dict[int, float] | None = None) -> float:
+    """Estimated worth of playing these cards now (C5). `sites` caches site values by location
+    while one position's plays are compared."""
+    cost = CARD_COST * (cards - 1) + EXP_COST * exp
+    start = state.pos[colour]
+    if start == state.goal:
+        return -cost - 0.5  # C5: spends cards to no effect
+    dest = min(start + cards + exp, state.goal)
+    if sites is None:
+        site = site_value(state, p, dest)
+    else:
+        site = sites.get(dest)
+        if site is None:
+            site = sites[dest] = site_value(state, p, dest)
+    value = site - cost
+    if dest == state.goal and not state.final_round:
+        value += ENDING_BONUS if leading(state, p) else -ENDING_BONUS  # C10: this round is the last
+    return value
+
+
+def leading(state: CelticaState, p: int) -> bool:
+    """Whether seat p is strictly ahead in the C12 standing."""
+    mine = amulets.standing_value(state.parts[p])
+    return all(mine > amulets.standing_value(state.parts[q]) for q in range(state.num_players) if q != p)
+
+
+def cult_draw_value(state: CelticaState, p: int) -> float:
+    """Expected worth of the play a cult-site card would force next turn (C8), over the colours
+    the card may have as far as seat p can tell."""
+    if state.deck:
+        weights = [DRUID_CARDS_PER_COLOUR - state.ddisc[c] - state.hands[p][c] for c in range(NUM_COLOURS)]
+    else:
+        weights = list(state.ddisc)  # the deck is empty: the draw comes from the reshuffled discards
+    total = sum(weights)
+    if total <= 0:
+        return 0.0
+    expected = 0.0
+    sites: dict[int, float] = {}
+    for c in range(NUM_COLOURS):
+        if weights[c] <= 0:
+            continue
+        best = max(
+            play_value(state, p, c, k, e, sites)
+            for k in range(1, state.hands[p][c] + 2)
+            for e in range(state.exps[p][c] + 1)
+        )
+        expected += weights[c] * best
+    return expected / total
+
+
+def end_choice(state: CelticaState, p: int):
+    """C11: the swap or purchase with the largest exact C12 gain per card, or done."""
+    mine = state.parts[p]
+    base = amulets.standing_value(mine)
+    best, best_rate = DONE, 0.0
+    for action in state.legal_actions():
+        if action.KIND == KIND_SWAP:
+            mine[action.give] -= 1
+            mine[action.take] += 1
+            rate = float(amulets.standing_value(mine) - base)
+            mine[action.take] -= 1
+            mine[action.give] += 1
+        elif action.KIND == KIND_BUY:
+            mine[action.part] += 1
+            rate = (amulets.standing_value(mine) - base) / 2.0
+            mine[action.part] -= 1
+        else:
+            continue
+        if rate > best_rate:
+            best, best_rate = action, rate
+    return best
+
+
+def choose(state: CelticaState, rng: Rng):
+    """The greedy move for the current player."""
+    p = state.player
+    legal = state.legal_actions()
+    kind = legal[0].KIND
+    if state.phase == END_PHASE:
+        return end_choice(state, p)
+    if kind == KIND_PLAY:
+        sites: dict[int, float] = {}
+        scored = [(play_value(state, p, a.colour, a.cards, a.experience, sites), a) for a in legal]
+        top = max(v for v, _ in scored)
+        ties = [a for v, a in scored if v >= top - 1e-9]
+        return ties[rng.below(len(ties))]
+    if kind == KIND_TAKE:
+        return max(legal, key=lambda a: gain(state.parts[p], a.part))
+    if kind == KIND_GIVE:
+        return min(legal, key=lambda a: loss(state.parts[p], a.part))
+    if kind == KIND_CULT:
+        return legal[1] if cult_draw_value(state, p) > DRAW_THRESHOLD else legal[0]
+    return legal[rng.below(len(legal))]
+
+
+def evaluate(state: CelticaState) -> list[float]:
+    """Each seat's rough chance to win, in [0, 1]: a softmax over amulet potential plus the
+    worth of experience cards still in hand."""
+    if state.is_terminal:
+        return state.rewards()
+    strength = [potential(state.parts[q]) + EXP_COST * state.nexp[q] for q in range(state.num_players)]
+    top = max(strength)
+    weights = [math.exp((x - top) / 3.0) for x in strength]
+    total = sum(weights)
+    return [w / total for w in weights]

@@ -1,0 +1,113 @@
+"""What each seat may know (see docs/games/celtica.md, "Hidden information").
+
+Secret: hands (druid and experience cards), the order of the three draw piles and the Rng
+state. Public: druid positions, the display, every collection (parts are face up, so what a
+player gives up at a ruin is public too), hand sizes, the face-up card discards, who owes a
+cult-site card (C8) but not its colour.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from meeple.core.protocol import check_seat
+from meeple.core.rng import Rng
+
+from . import amulets
+from .components import COLOURS, NUM_COLOURS
+from .phases import PHASES
+
+if TYPE_CHECKING:
+    from .state import CelticaState
+
+RANGE_C = range(NUM_COLOURS)
+
+
+def view(s: "CelticaState", player: int | None) -> dict[str, Any]:
+    """Everything `player` may see (None: a spectator): public components, hand sizes, who owes
+    a cult-site card, and only that seat's own hand and owed colour."""
+    check_seat(s, player)
+    players = []
+    for seat in range(s.num_players):
+        entry: dict[str, Any] = {
+            "parts": list(s.parts[seat]),
+            "druid_cards": s.ncards[seat],
+            "experience_cards": s.nexp[seat],
+            "owes_card": s.must[seat] >= 0,
+            "amulets": amulets.breakdown(s.parts[seat]),
+        }
+        if seat == player:
+            entry["hand"] = list(s.hands[seat])
+            entry["experience"] = list(s.exps[seat])
+            entry["must_play"] = COLOURS[s.must[seat]] if s.must[seat] >= 0 else None
+        players.append(entry)
+    return {
+        "game": "celtica",
+        "seat": player,
+        "board": s.board.to_json(),
+        "provenance": s.board.provenance,
+        "druids": list(s.pos),
+        "display": list(s.display),
+        "supply": len(s.supply),
+        "part_discards": list(s.pdisc),
+        "druid_deck": len(s.deck),
+        "druid_discards": list(s.ddisc),
+        "experience_deck": len(s.xdeck),
+        "experience_discards": list(s.xdisc),
+        "players": players,
+        "phase": PHASES[s.phase],
+        "current_player": s.current_player,
+        "pending": s.pending,
+        "round": s.round,
+        "final_round": s.final_round,
+        "ender": s.ender if s.ender >= 0 else None,
+        "end_reason": s.end_reason or None,
+        "end_queue": list(s.end_queue),
+        "winners": s.winners(),
+    }
+
+
+def determinize(state: "CelticaState", observer: int, rng: Rng) -> "CelticaState":
+    """Re-sample other hands, pile orders and future shuffles, keeping what `observer` knows:
+    the public piles and collections, every hand's size, its own hand, and which seats owe a
+    cult-site card (the owed colour is re-drawn from the re-sampled hand). The result depends
+    only on the observer's view and `rng` (pools are sorted before shuffling), so a bot using it
+    cannot be swayed by what it does not see."""
+    check_seat(state, observer, allow_none=False)
+    s = state.clone()
+    others = [q for q in range(s.num_players) if q != observer]
+    s.deck = _redeal(s.hands, s.ncards, s.deck, others, rng)
+    s.xdeck = _redeal(s.exps, s.nexp, s.xdeck, others, rng)
+    for q in others:
+        if s.must[q] >= 0:
+            hand = s.hands[q]
+            pick = rng.below(s.ncards[q])
+            for c in RANGE_C:
+                pick -= hand[c]
+                if pick < 0:
+                    s.must[q] = c
+                    break
+    s.supply.sort()
+    rng.shuffle(s.supply)
+    s.rng = rng.next64()
+    return s
+
+
+def _redeal(hands: list[list[int]], sizes: list[int], deck: list[int], seats: list[int], rng: Rng) -> list[int]:
+    """Shuffle the cards of `seats`' hands with the deck and deal each seat its hand size again;
+    returns the new deck."""
+    pool = list(deck)
+    for q in seats:
+        hand = hands[q]
+        for c in RANGE_C:
+            pool.extend([c] * hand[c])
+            hand[c] = 0
+    pool.sort()  # canonical: the sample must not depend on the hidden order it started from
+    rng.shuffle(pool)
+    at = 0
+    for q in seats:
+        hand = hands[q]
+        for c in pool[at:at + sizes[q]]:
+            hand[c] += 1
+        at += sizes[q]
+    return pool[at:]

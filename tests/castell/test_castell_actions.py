@@ -1,0 +1,68 @@
+"""Action ids and JSON forms, malformed input, and state serialization errors."""
+
+import json
+
+import pytest
+
+from meeple.core.errors import IllegalAction, RecordError
+from meeple.games.castell import actions as A
+
+from castell_testkit import GAME, new, placed
+
+
+def test_action_ids_are_fixed_and_round_trip():
+    assert GAME.num_actions(2) == GAME.num_actions(4, wheel="advanced") == A.NUM_ACTIONS == 52
+    s = new(3)
+    for i in range(A.NUM_ACTIONS):
+        action = s.action_from_id(i)
+        assert s.action_id(action) == i
+        assert GAME.action_from_json(json.loads(json.dumps(action.to_json()))) == action
+    with pytest.raises(IllegalAction):
+        s.action_from_id(52)
+
+
+def test_explicit_towers_share_the_id_and_round_trip():
+    action = A.Enter(1, ((10, 10, 10), (9, 9), (8,), (3,)))
+    assert A.action_id(action) == A.action_id(A.ENTERS[1])
+    assert GAME.action_from_json(action.to_json()) == action
+    perform = A.Perform(0, ((9, 9, 9), (7, 7), (5,)))
+    assert GAME.action_from_json(perform.to_json()) == perform
+    assert "tower" not in A.ENTERS[0].to_json()
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        [], {"type": "fly"}, {"type": "move"}, {"type": "move", "region": "girona"},
+        {"type": "recruit", "size": 11}, {"type": "recruit", "size": True}, {"type": "train", "source": "x", "skill": "mix"},
+        {"type": "perform", "slot": 2}, {"type": "enter", "slot": 0, "tower": [[9, 0]]},
+        {"type": "enter", "slot": 0, "tower": "tall"}, {"type": "enter", "slot": 0, "tower": [[]]},
+    ],
+)
+def test_malformed_actions_are_record_errors(raw):
+    with pytest.raises(RecordError):
+        GAME.action_from_json(raw)
+
+
+def test_rejected_actions_leave_the_state_untouched():
+    s = placed(where="valls")
+    before = json.dumps(s.to_json(), sort_keys=True)
+    rules = []
+    for action in (A.Enter(0), A.DECLINE, A.MOVES[1], A.Perform(1, ((1, 1, 1, 1),))):  # 4 wide without Base
+        with pytest.raises(IllegalAction) as info:
+            s.apply(action)
+        rules.append(info.value.rule)
+        assert json.dumps(s.to_json(), sort_keys=True) == before
+    assert rules == ["K8", "K8", "K1", "K6"]
+
+
+def test_corrupt_states_are_record_errors():
+    data = new(2).to_json()
+    with pytest.raises(RecordError):
+        GAME.from_json({**data, "teams": [[0] * 11]})
+    with pytest.raises(RecordError):
+        GAME.from_json({**data, "components_sha256": "0" * 64})
+    with pytest.raises(RecordError):
+        GAME.from_json({**data, "round": "eleven"})
+    with pytest.raises(RecordError):
+        GAME.from_json({"game": "triqueta"})

@@ -1,0 +1,106 @@
+"""Every word a player reads exists in both catalogs, and the renderer draws every view."""
+
+from __future__ import annotations
+
+import pytest
+from rich.console import Console
+
+from meeple.core.i18n import Catalog
+from meeple.core.rng import Rng
+from meeple.cli.render import catalog, event_text
+from meeple.cli.render import celtica as render
+from meeple.games.celtica.actions import BY_ID
+
+from celtica_positions import GAME
+
+LANGS = ("en", "zh-Hant")
+
+
+def played_events(seed: int, players: int):
+    s = GAME.new_game(players, seed=seed)
+    rng = Rng(seed)
+    events = []
+    while not s.is_terminal:
+        events += s.apply(rng.choice(s.legal_actions()))
+    return s, events
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_event_action_and_score_has_words(lang):
+    cat = catalog("celtica", lang)
+    own = Catalog(["meeple.games.celtica"], lang).messages
+    keys = set()
+    for seed in range(6):
+        s, events = played_events(seed, 2 + seed % 4)
+        for event in events:
+            keys.add(event.key)
+            for seat in [None, *range(s.num_players)]:
+                text = event_text(event, seat, cat)
+                assert not text.startswith("event"), text
+                if event.secret and seat in event.visible_to:
+                    assert cat.has(f"event.{event.key}_secret")
+        for entry in s.score_breakdown():
+            for key in entry:
+                assert f"score.{key}" in own
+    assert {"played", "took", "round_start", "dealt", "game_end", "final"} <= keys
+    for action in BY_ID:
+        label = render.action_label(action.to_json(), cat)
+        assert not label.startswith("action."), label
+    assert "rules.summary" in own and len(own["rules.summary"].splitlines()) >= 8
+
+
+def test_game_catalog_does_not_override_cli_words():
+    cli = Catalog(["meeple.cli"], "en").messages
+    own = Catalog(["meeple.games.celtica"], "en").messages
+    assert not set(cli) & set(own)
+
+
+def test_both_catalogs_have_the_same_keys():
+    import tomllib
+    from importlib import resources
+
+    def flat(lang):
+        data = tomllib.loads(resources.files("meeple.games.celtica").joinpath("locale", f"{lang}.toml").read_text("utf-8"))
+        out = set()
+
+        def walk(table, prefix=""):
+            for key, value in table.items():
+                if isinstance(value, dict):
+                    walk(value, f"{prefix}{key}.")
+                else:
+                    out.add(prefix + key)
+        walk(data)
+        return out
+
+    assert flat("en") == flat("zh-Hant")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_renderer_draws_every_seat_and_hides_hands_from_spectators(lang):
+    cat = catalog("celtica", lang)
+    s = GAME.new_game(3, seed=4)
+    rng = Rng(4)
+    step = 0
+    while True:
+        if step % 25 == 0 or s.is_terminal:
+            for seat in [None, 0, 1, 2]:
+                console = Console(width=120, record=True)
+                console.print(render.board(s.view(seat), cat, seat))
+                text = console.export_text()
+                assert cat.text("view.hand") in text if seat is not None else cat.text("view.hand") not in text
+        if s.is_terminal:
+            break
+        s.apply(rng.choice(s.legal_actions()))
+        step += 1
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_svg_is_well_formed_and_says_the_board_is_reconstructed(lang):
+    import xml.dom.minidom
+
+    cat = catalog("celtica", lang)
+    s, _ = played_events(3, 4)
+    picture = render.svg(s.view(None), cat)
+    xml.dom.minidom.parseString(picture)
+    assert cat.text("view.reconstructed") in picture
+    assert picture.count("<circle") >= 19 + 5  # every location and every druid

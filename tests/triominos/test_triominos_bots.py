@@ -1,0 +1,66 @@
+"""The greedy heuristic: legal, sees only its own information, takes bonuses, beats random."""
+
+from __future__ import annotations
+
+from meeple.core.rng import Rng
+from meeple.games.triominos import heuristics
+from meeple.games.triominos.actions import DRAW, STOP, Place
+from meeple.games.triominos.geometry import cell
+
+from triominos_helpers import FIG_F_BRIDGE, FIG_G_HEXAGON, GAME, figure_state, placement, position
+
+
+def test_greedy_takes_the_hexagon():
+    state = figure_state(FIG_G_HEXAGON, extra_rack=["4-4-5", "2-2-2"])
+    action = heuristics.choose(state, Rng(1))
+    assert action == Place(*placement(*FIG_G_HEXAGON[1]))
+
+
+def test_greedy_takes_the_bridge():
+    state = figure_state(FIG_F_BRIDGE, extra_rack=["0-0-2"])
+    action = heuristics.choose(state, Rng(1))
+    assert type(action) is Place and action.cell == cell(0, 0, 1)
+
+
+def test_greedy_draws_when_nothing_fits_and_places_after_three_draws_when_it_can():
+    state = position(2, [(0, 0, "up", "001")], [["5-5-5", "4-4-4"], ["3-3-3"]], draw_next="2-2-2")
+    assert heuristics.choose(state, Rng(1)) == DRAW
+    state = position(2, [(0, 0, "up", "001")], [["5-5-5", "0-1-5"], ["3-3-3"]], draws=3)
+    assert type(heuristics.choose(state, Rng(1))) is Place
+    state = position(2, [(0, 0, "up", "001")], [["5-5-5", "4-4-4"], ["3-3-3"]], draws=3)
+    assert heuristics.choose(state, Rng(1)) == STOP
+
+
+def test_greedy_decision_does_not_depend_on_hidden_tiles():
+    state = GAME.new_game(3, seed=8)
+    rng = Rng(3)
+    for _ in range(12):
+        state.apply(heuristics.choose(state, rng))
+    me = state.current_player
+    picks = {heuristics.choose(state.determinize(me, Rng(i)), Rng(0)) for i in range(8)}
+    assert len(picks) == 1
+
+
+def test_greedy_beats_random():
+    wins = 0.0
+    games = 60
+    for seed in range(games):
+        state = GAME.new_game(2, seed=seed)
+        rng = Rng(seed)
+        greedy = seed % 2
+        while not state.is_terminal:
+            if state.current_player == greedy:
+                state.apply(heuristics.choose(state, rng))
+            else:
+                acts = state.legal_actions()
+                state.apply(acts[rng.below(len(acts))])
+        if greedy in state.winners():
+            wins += 1 / len(state.winners())
+    assert wins / games > 0.6
+
+
+def test_evaluate_is_a_distribution_favouring_the_leader():
+    state = position(3, [(0, 0, "up", "134")], [["0-0-0"], ["5-5-5"], ["4-4-4"]], totals=[100, 0, 0])
+    values = heuristics.evaluate(state)
+    assert all(0.0 <= v <= 1.0 for v in values) and abs(sum(values) - 1.0) < 1e-9
+    assert values[0] == max(values)
