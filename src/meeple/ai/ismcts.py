@@ -76,14 +76,14 @@ LEVELS: dict[str, dict[str, Any]] = {
     "hard": {"iterations": 4000, "seconds": 1.8},
 }
 
-#: Per-game playout policies, tuned with the arena (docs/ai.md). Games not listed (Triqueta,
-#: whose random games are short) use random rollouts to the end, which need nothing from the
-#: game but the protocol. Long games with a strong greedy policy play out greedily for 8 plies
-#: and are then scored by their heuristics' evaluate().
+#: Per-game playout policies, chosen with the arena (docs/ai.md has the trials). Games not listed
+#: (Triqueta, whose random games are short) use random rollouts to the end, which need nothing
+#: from the game but the protocol. Long games play greedily for a few plies and are then scored
+#: by their heuristics' evaluate(); the depth is what worked best per game.
 GAME_POLICIES: dict[str, dict[str, Any]] = {
     "castell": {"rollout": "greedy", "cutoff": 8},
-    "celtica": {"rollout": "greedy", "cutoff": 8},
-    "triominos": {"rollout": "greedy", "cutoff": 8},
+    "celtica": {"rollout": "greedy", "cutoff": 20},
+    "triominos": {"rollout": "greedy", "cutoff": 16},
 }
 
 
