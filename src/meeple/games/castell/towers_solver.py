@@ -271,7 +271,8 @@ class ShowGoal(_Goal):
             return _NO  # Base levels are the lowest ones, and Width uses are fixed by then
         if u[WIDTH] > full[WIDTH] or u[BASE] - (full[BASE] - base) > base:
             return _NO
-        for target, spent, left in ((u[BALANCE], full[BALANCE] - bal, bal), (u[MIX], full[MIX] - mix, mix),
+        for target, spent, left in ((u[BALANCE], full[BALANCE] - bal, bal),
+                                    (u[MIX], full[MIX] - mix, mix),
                                     (u[STRENGTH], full[STRENGTH] - strn, strn)):
             if target - spent > left or target - spent > k:
                 return _NO  # each level above adds at most one use of each skill
@@ -281,7 +282,9 @@ class ShowGoal(_Goal):
         return 0
 
 
-def search(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], goal: _Goal) -> Tower | None:
+def search(
+    team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], goal: _Goal
+) -> Tower | None:
     """The tower with the highest goal score, ties to the first in search order; None if no
     tower meets the goal."""
     counts = team_counts(team)
