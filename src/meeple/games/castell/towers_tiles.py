@@ -18,7 +18,8 @@ from .towers_rules import MAX_SKILL, SKILLS, Tower, validate
 
 KINDS = ("shape", "skill")
 MIN_TILES = 14  # 7 regions x 2 tiles face up (K10)
-MAX_LEVELS = 20  # no legal tower is taller: sizes fall 10..1, Strength climbs back at most 5 times
+# No legal tower is taller (K6): at most 5 Base levels, then widths 8..1 with 5 Balance repeats.
+MAX_LEVELS = 5 + (3 + MAX_SKILL) + MAX_SKILL
 WIDEST_LIMIT = 3 + MAX_SKILL  # width limit w with Width 5 (K6)
 DEFAULT_FILE = "local_performances.toml"
 
