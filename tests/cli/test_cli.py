@@ -34,6 +34,12 @@ def test_bench_json_reports_throughput():
     assert report["games_per_s"] > 0 and report["actions_per_s"] > report["games_per_s"]
 
 
+def test_bench_towers_reports_solver_percentiles():
+    report = json.loads(meeple("bench", "castell", "--towers", "--seconds", "0.5", "--json").stdout)
+    assert report["solves"] > 0 and 0 < report["median_ms"] <= report["p99_ms"] <= report["max_ms"]
+    assert meeple("bench", "triqueta", "--towers").returncode == 2
+
+
 def test_play_against_bots_saves_a_record_that_replays(tmp_path):
     # Always choose move 1; the game ends and the record is saved.
     result = meeple("play", "triqueta", "--players", "3", "--bots", "greedy,random", "--seed", "7",

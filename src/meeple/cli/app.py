@@ -142,14 +142,30 @@ def bench(
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="How long to run."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     option: Optional[List[str]] = OptionsOpt,
+    towers: bool = typer.Option(False, "--towers", help="Castell: time the tower solver on random mid-game teams."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the benchmark positions."),
 ) -> None:
-    """Random-playout throughput of an engine (one core)."""
+    """Random-playout throughput of an engine (one core), or Castell's tower solver timings."""
     the_game = load(game)
-    n = players if players is not None else the_game.max_players
-    the_game.check_players(n)
     if seconds <= 0:
         raise OptionError(f"--seconds must be positive, not {seconds}")
-    result = random_playouts(the_game, n, seconds, options=_options(option))
+    if towers:
+        if the_game.name != "castell":
+            raise OptionError("--towers is only for castell")
+        from ..games.castell.towers import bench_towers
+
+        report = {"game": the_game.name, "benchmark": "towers", "seed": seed, **bench_towers(seconds, seed)}
+        if as_json:
+            print(json.dumps(report))
+        else:
+            console.print(
+                f"Castell tower solver: median {report['median_ms']} ms, p99 {report['p99_ms']} ms, "
+                f"max {report['max_ms']} ms over {report['solves']} festival solves"
+            )
+        return
+    n = players if players is not None else the_game.max_players
+    the_game.check_players(n)
+    result = random_playouts(the_game, n, seconds, seed=seed, options=_options(option))
     report = {"game": the_game.name, "players": n, **result}
     if as_json:
         print(json.dumps(report))
