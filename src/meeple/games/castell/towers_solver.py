@@ -20,6 +20,8 @@ The tests check score and tie-break against brute force over every tower of smal
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from collections.abc import Mapping
 
 from .towers_rules import (
@@ -62,7 +64,7 @@ def team_counts(team: Mapping[int, int] | tuple[int, ...] | list[int]) -> Counts
     return tuple(counts)
 
 
-class _Goal:
+class _Goal(ABC):
     """What a search maximizes and when a tower may stop. Subclasses fill in the hooks.
 
     `extra` is the goal's own bookkeeping carried in the state (hashable). `wide_first` sets
@@ -74,22 +76,23 @@ class _Goal:
     # size group before its widths are tried (see FestivalGoal); None: no group pruning.
     group_upper = None
 
+    @abstractmethod
     def start(self) -> object:
-        raise NotImplementedError
+        """The goal's bookkeeping before any level is placed."""
 
     def widths_for(self, extra: object) -> tuple[int, int]:
         """The widths (least, most) the goal allows for the next level."""
         return 1, 1 << 30
 
+    @abstractmethod
     def step(self, extra: object, lo: int, hi: int, a: int, b: int, n: int,
              base_level: bool) -> tuple[int, object]:
         """(score gained, new extra) for placing a level of a castellers of size lo and b of
         size hi (b = 0 unless lo != hi), n = a + b wide; base_level: over the width limit."""
-        raise NotImplementedError
 
+    @abstractmethod
     def done(self, extra: object, spent: tuple[int, int, int, int]) -> bool:
         """May the tower stop here? `spent` = Balance, Base, Mix, Strength uses so far."""
-        raise NotImplementedError
 
     def floor(self) -> int:
         """A score every tower meeting the goal reaches (a starting bound for pruning)."""
