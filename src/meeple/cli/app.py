@@ -226,12 +226,14 @@ def render(
 
 @app.command(name="games")
 def list_games() -> None:
-    """List the games meeple can load."""
+    """List the games meeple can load, with their rule options and defaults."""
     from ..core.registry import games
 
     for name in games():
         the_game = load(name)
-        console.print(f"{name:10} {the_game.title} ({the_game.min_players}-{the_game.max_players} players)")
+        console.print(f"{name:10} {the_game.title} ({the_game.min_players}-{the_game.max_players} players)", highlight=False)
+        for spec in the_game.option_specs:
+            console.print(f"           --option {spec.name}={spec.default}  {spec.help}", markup=False, highlight=False)
 
 
 def _usage_error() -> type[Exception]:
