@@ -1,0 +1,361 @@
+"""Information-set Monte Carlo tree search (single-observer ISMCTS) over the game protocol.
+
+Why this algorithm: every meeple game hides something (face-down tokens, hands, draw piles), so
+a bot must not search the true state. Each iteration samples a determinization from the bot's
+own view (`state.determinize(me, rng)`), walks one shared tree whose nodes are keyed by the
+action ids along the path (what the bot can observe of every move), and backs up per-seat
+rewards, so it plays any number of players. Children are scored with UCB1 using availability
+counts (how often a child was legal in the sampled worlds that reached its parent), as in
+Cowling, Powley and Whitehouse (2012), "Information Set Monte Carlo Tree Search".
+
+The bot never reads hidden information: it touches the real state only to call
+`determinize(me, rng)`, `current_player` and its own `legal_actions()`. Its decision therefore
+depends only on its view and its seed, provided the game's `determinize` does (tests check it).
+
+Policies are pluggable per game: rollouts are uniformly random or follow the game's greedy
+heuristic (`heuristics(game).choose`, optionally with random moves mixed in), and a rollout may
+stop after `cutoff` plies and score the position with `heuristics(game).evaluate(state)`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+from ..core.errors import OptionError
+from ..core.protocol import Action, State
+from ..core.registry import heuristics, load
+from ..core.rng import Rng
+from .bots import Bot, register_bot
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """What one search may spend and how it plays out positions.
+
+    The search stops at whichever budget runs out first: `iterations` (exact, reproducible) or
+    `seconds` (wall clock, never overrun by more than 10%). `rollout` is "random" or "greedy";
+    a greedy rollout plays a uniformly random move with probability `epsilon`. `cutoff` stops a
+    rollout after that many plies and uses the game's `evaluate`. `score_weight` blends a
+    normalized score share into the win reward so that lost or won positions still prefer
+    the better score. `exploration` is the UCB1 constant for rewards in [0, 1].
+    """
+
+    iterations: int | None = None
+    seconds: float | None = None
+    rollout: str = "random"
+    epsilon: float = 0.0
+    cutoff: int | None = None
+    score_weight: float = 0.0
+    exploration: float = 0.7
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.seconds is None:
+            raise OptionError("an ISMCTS search needs an iteration or a time budget")
+        if self.iterations is not None and self.iterations < 1:
+            raise OptionError(f"ISMCTS iterations must be at least 1, not {self.iterations}")
+        if self.seconds is not None and not self.seconds > 0:
+            raise OptionError(f"ISMCTS seconds must be positive, not {self.seconds}")
+        if self.rollout not in ("random", "greedy"):
+            raise OptionError(f"ISMCTS rollout must be random or greedy, not {self.rollout!r}")
+        if not 0.0 <= self.epsilon <= 1.0:
+            raise OptionError(f"ISMCTS epsilon must be in [0, 1], not {self.epsilon}")
+        if self.cutoff is not None and self.cutoff < 0:
+            raise OptionError(f"ISMCTS cutoff must be 0 or more, not {self.cutoff}")
+        if not 0.0 <= self.score_weight <= 1.0:
+            raise OptionError(f"ISMCTS score_weight must be in [0, 1], not {self.score_weight}")
+
+
+#: Budgets per difficulty: an iteration count (so arena results repeat exactly) capped by a
+#: time a person will wait; the cap only binds on slow positions or slow machines.
+LEVELS: dict[str, dict[str, Any]] = {
+    "easy": {"iterations": 150, "seconds": 0.4},
+    "normal": {"iterations": 600, "seconds": 1.0},
+    "hard": {"iterations": 4000, "seconds": 1.8},
+}
+
+#: Per-game playout policies, tuned with the arena (docs/ai.md). Games not listed (Triqueta,
+#: whose random games are short) use random rollouts to the end, which need nothing from the
+#: game but the protocol. Long games with a strong greedy policy play out greedily for 8 plies
+#: and are then scored by their heuristics' evaluate().
+GAME_POLICIES: dict[str, dict[str, Any]] = {
+    "castell": {"rollout": "greedy", "cutoff": 8},
+    "celtica": {"rollout": "greedy", "cutoff": 8},
+    "triominos": {"rollout": "greedy", "cutoff": 8},
+}
+
+
+@dataclass
+class SearchStats:
+    """What the last search did: for logs, hints, benchmarks and the time-budget tests."""
+
+    iterations: int = 0
+    seconds: float = 0.0
+    hit_time: bool = False
+    visits: dict[int, int] = field(default_factory=dict)
+    values: dict[int, float] = field(default_factory=dict)
+
+
+class _Node:
+    """A tree node: the move into it (made by `mover`) and its statistics."""
+
+    __slots__ = ("mover", "visits", "avail", "total", "children")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+        self.children: dict[int, _Node] = {}
+
+
+class _Abort(Exception):
+    """The hard deadline passed inside an iteration: drop it without backing up."""
+
+
+class ISMCTSBot(Bot):
+    """Single-observer ISMCTS with availability counts; see the module docstring."""
+
+    def __init__(self, config: SearchConfig, name: str = "ismcts") -> None:
+        self.config = config
+        self.name = name
+        self.last = SearchStats()
+
+    # -- the Bot interface ---------------------------------------------------------------------
+    def choose(self, state: State, rng: Rng) -> Action:
+        start = time.perf_counter()
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.last = SearchStats(visits={state.action_id(legal[0]): 0})
+            return legal[0]
+        stats = self.search(state, rng, start)
+        by_id = {state.action_id(a): a for a in legal}
+        best = max(by_id, key=lambda aid: (stats.visits.get(aid, 0), stats.values.get(aid, 0.0), -aid))
+        return by_id[best]
+
+    # -- search --------------------------------------------------------------------------------
+    def search(self, state: State, rng: Rng, start: float | None = None) -> SearchStats:
+        """Run one search for `state.current_player` and return the root statistics. The time
+        budget counts from `start` (a `time.perf_counter()` value; default: now)."""
+        if start is None:
+            start = time.perf_counter()
+        config = self.config
+        me = state.current_player
+        if me is None:
+            raise OptionError("the game is over: there is no move to search")
+        policy = _Policy(state.game, config, rng)
+        root = _Node(-1)
+        soft = hard = math.inf
+        if config.seconds is not None:
+            soft = start + config.seconds * 0.97
+            hard = start + config.seconds * 1.03
+        limit = config.iterations if config.iterations is not None else math.inf
+        done = 0
+        hit_time = False
+        clock = time.perf_counter
+        while done < limit:
+            if clock() >= soft:
+                hit_time = True
+                break
+            try:
+                self._iterate(root, state.determinize(me, rng), rng, policy, hard)
+            except _Abort:
+                hit_time = True
+                break
+            done += 1
+        stats = SearchStats(iterations=done, seconds=clock() - start, hit_time=hit_time)
+        for aid, child in root.children.items():
+            stats.visits[aid] = child.visits
+            stats.values[aid] = child.total / child.visits if child.visits else 0.0
+        self.last = stats
+        return stats
+
+    def _iterate(self, root: _Node, s: State, rng: Rng, policy: "_Policy", hard: float) -> None:
+        """One iteration on the determinization `s`: select, expand, play out, back up."""
+        node = root
+        path = [root]
+        c = self.config.exploration
+        log, sqrt = math.log, math.sqrt
+        while True:
+            p = s.current_player
+            if p is None:
+                break
+            acts = s.legal_actions()
+            action_id = s.action_id
+            children = node.children
+            untried = []
+            known = []
+            for a in acts:
+                aid = action_id(a)
+                child = children.get(aid)
+                if child is None:
+                    untried.append((aid, a))
+                else:
+                    child.avail += 1
+                    known.append((child, a))
+            if untried:
+                aid, a = untried[rng.below(len(untried))]
+                child = _Node(p)
+                children[aid] = child
+                s.step(a)
+                path.append(child)
+                break
+            best_value = -math.inf
+            best = known[0]
+            for pair in known:
+                child = pair[0]
+                if child.visits == 0:
+                    best = pair
+                    break
+                value = child.total / child.visits + c * sqrt(log(child.avail) / child.visits)
+                if value > best_value:
+                    best_value = value
+                    best = pair
+            s.step(best[1])
+            node = best[0]
+            path.append(node)
+        reward = policy.playout(s, hard)
+        for visited in path:
+            visited.visits += 1
+            if visited.mover >= 0:
+                visited.total += reward[visited.mover]
+
+
+class _Policy:
+    """Plays a determinization onwards and turns the result into per-seat rewards."""
+
+    def __init__(self, game: Any, config: SearchConfig, rng: Rng) -> None:
+        self.rng = rng
+        self.cutoff = config.cutoff
+        self.epsilon = config.epsilon
+        self.score_weight = config.score_weight
+        module = heuristics(game)
+        self.choose: Callable[[State, Rng], Action] | None = None
+        self.evaluate: Callable[[State], list[float]] | None = None
+        if config.rollout == "greedy":
+            if module is None or not hasattr(module, "choose"):
+                raise OptionError(f"{game.title} has no greedy heuristic for ISMCTS rollouts")
+            self.choose = module.choose
+        if config.cutoff is not None:
+            if module is None or not hasattr(module, "evaluate"):
+                raise OptionError(f"{game.title} has no evaluate() for an ISMCTS cut-off")
+            self.evaluate = module.evaluate
+
+    def playout(self, s: State, hard: float) -> list[float]:
+        rng = self.rng
+        choose = self.choose
+        epsilon = self.epsilon
+        cutoff = self.cutoff
+        clock = time.perf_counter
+        depth = 0
+        while s.current_player is not None:
+            if cutoff is not None and depth >= cutoff:
+                assert self.evaluate is not None
+                return self.evaluate(s)
+            if choose is None or (epsilon and rng.random() < epsilon):
+                acts = s.legal_actions()
+                s.step(acts[rng.below(len(acts))])
+            else:
+                s.step(choose(s, rng))
+            depth += 1
+            if clock() > hard:
+                raise _Abort
+        return self.reward(s)
+
+    def reward(self, s: State) -> list[float]:
+        wins = s.rewards()
+        weight = self.score_weight
+        if not weight:
+            return wins
+        scores = s.scores()
+        low, high = min(scores), max(scores)
+        spread = high - low
+        shares = [(x - low) / spread if spread else 0.5 for x in scores]
+        return [(1.0 - weight) * w + weight * x for w, x in zip(wins, shares)]
+
+
+# -- specs, levels and registration ----------------------------------------------------------
+
+
+def parse_level(level: str | None, game: str | None = None) -> SearchConfig:
+    """The config for a spec's level text, e.g. "hard", "800", "1.5s" or
+    "normal,rollout=greedy,epsilon=0.2,cutoff=10,score_weight=0.1,c=0.5".
+
+    The first part is a level name, an iteration count or seconds ("1.5s"); the rest override
+    the game's tuned policy (GAME_POLICIES) and the defaults.
+    """
+    parts = [p.strip() for p in (level or "normal").split(",") if p.strip()] or ["normal"]
+    head, rest = parts[0], parts[1:]
+    budget: dict[str, Any]
+    if head in LEVELS:
+        budget = dict(LEVELS[head])
+    elif "=" in head:
+        budget, rest = dict(LEVELS["normal"]), parts
+    elif head.endswith("s"):
+        budget = {"seconds": _number(head[:-1], float, "seconds")}
+    else:
+        budget = {"iterations": _number(head, int, "iterations")}
+    settings: dict[str, Any] = dict(GAME_POLICIES.get(game or "", {}))
+    settings.update(budget)
+    kinds = {"iterations": int, "seconds": float, "rollout": str, "epsilon": float, "cutoff": int,
+             "score_weight": float, "c": float}
+    for part in rest:
+        key, sep, value = part.partition("=")
+        if not sep or key not in kinds:
+            raise OptionError(f"bad ISMCTS setting {part!r} (settings: {', '.join(kinds)})")
+        converted = value if kinds[key] is str else _number(value, kinds[key], key)
+        settings["exploration" if key == "c" else key] = converted
+    return SearchConfig(**settings)
+
+
+def _number(text: str, kind: type, what: str) -> Any:
+    try:
+        return kind(text)
+    except ValueError:
+        raise OptionError(f"ISMCTS {what} must be a number, not {text!r}") from None
+
+
+class _GameTunedBot(ISMCTSBot):
+    """An ISMCTS bot whose per-game policy is looked up when it first sees a game, because a
+    spec like "ismcts:normal" names no game."""
+
+    def __init__(self, level: str | None) -> None:
+        self.level = level
+        super().__init__(parse_level(level), name="ismcts" + (f":{level}" if level else ""))
+        self._configs: dict[str, SearchConfig] = {}
+
+    def search(self, state: State, rng: Rng, start: float | None = None) -> SearchStats:
+        name = state.game.name
+        if name not in self._configs:
+            self._configs[name] = parse_level(self.level, name)
+        self.config = self._configs[name]
+        return super().search(state, rng, start)
+
+
+register_bot("ismcts", _GameTunedBot)
+
+
+# -- performance ---------------------------------------------------------------------------------
+
+
+def bench_ismcts(game_name: str, players: int, seconds: float, seed: int, level: str | None = None) -> dict:
+    """Search the opening position of a seeded game for `seconds`; iterations per second is
+    the figure that decides how strong a level can be within a person's patience."""
+    game = load(game_name)
+    state = game.new_game(players, seed=seed)
+    config = replace(parse_level(level, game.name), iterations=None, seconds=seconds)
+    bot = ISMCTSBot(config, name="ismcts")
+    stats = bot.search(state, Rng(seed))
+    return {
+        "game": game.name,
+        "players": players,
+        "seed": seed,
+        "budget_s": seconds,
+        "iterations": stats.iterations,
+        "elapsed_s": round(stats.seconds, 4),
+        "iterations_per_s": round(stats.iterations / stats.seconds, 1) if stats.seconds else 0.0,
+        "rollout": config.rollout,
+        "cutoff": config.cutoff,
+    }

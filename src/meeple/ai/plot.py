@@ -1,0 +1,44 @@
+"""A PNG chart of arena ratings: each bot's OpenSkill mu with bars of ±2 sigma (about 95% of
+the rating's uncertainty) and a tick at the conservative ordinal mu - 3 sigma.
+
+matplotlib is imported here only, with the Agg backend, so the arena and the bots never need
+a display or pay matplotlib's import time unless a chart is asked for.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .arena import ArenaResult
+
+
+def plot_ratings(result: "ArenaResult", path: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = sorted(result.summaries, key=lambda s: s.mu)
+    labels = [s.name if result.bots.count(s.name) == 1 else f"{s.name} #{s.index}" for s in rows]
+    mus = [s.mu for s in rows]
+    spreads = [2 * s.sigma for s in rows]
+    ordinals = [s.ordinal for s in rows]
+    ys = list(range(len(rows)))
+    fig, ax = plt.subplots(figsize=(7.5, 1.2 + 0.55 * len(rows)), dpi=110)
+    ax.errorbar(mus, ys, xerr=spreads, fmt="o", color="#1f5fa8", ecolor="#7fa7d6", elinewidth=6,
+                capsize=0, markersize=8, label="mu ± 2 sigma")
+    ax.scatter(ordinals, ys, marker="|", s=250, color="#b33", label="ordinal (mu - 3 sigma)")
+    for y, s in zip(ys, rows):
+        ax.annotate(f"{s.mu:.1f}  (win {s.win_share:.0%})", (s.mu, y), textcoords="offset points",
+                    xytext=(0, 9), ha="center", fontsize=8)
+    ax.set_yticks(ys, labels)
+    ax.set_ylim(-0.7, len(rows) - 0.3)
+    ax.set_xlabel("OpenSkill rating (Plackett-Luce)")
+    ax.set_title(f"{result.game}: {result.players} players, {len(result.outcomes)} games, seed {result.seed}",
+                 fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, format="png")
+    plt.close(fig)

@@ -1,0 +1,16 @@
+"""Fixtures for the bot and arena tests: the toy trick game, registered only while a test needs
+it so other test folders never see it in meeple.games()."""
+
+from __future__ import annotations
+
+import pytest
+
+import ai_toygame
+from meeple.core import registry
+
+
+@pytest.fixture
+def toy(monkeypatch: pytest.MonkeyPatch) -> str:
+    """The toy game's registry name, loadable (also by arena workers) during the test."""
+    monkeypatch.setitem(registry.GAMES, ai_toygame.NAME, "ai_toygame:ToyGame")
+    return ai_toygame.NAME

@@ -1,0 +1,298 @@
+"""ISMCTS: legal play, budgets, determinism, no cheating, and finding a winning move.
+
+Generic tests run on the toy trick game and on every installed game (meeple.core.registry.games()), so each game is
+covered as it lands."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import ai_toygame
+import meeple
+from meeple.core.registry import games as game_names
+from meeple.ai import ISMCTSBot, SearchConfig, bench_ismcts, make_bot
+from meeple.ai.ismcts import LEVELS, _Policy, parse_level
+from meeple.core import OptionError, Rng, State
+from meeple.core.conformance import canonical
+
+GAMES = [ai_toygame.NAME, *game_names()]
+
+
+@pytest.fixture
+def game_named(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """Load a game by name, registering the toy game when it is the one asked for."""
+
+    def load(name: str):
+        if name == ai_toygame.NAME:
+            request.getfixturevalue("toy")
+        return meeple.load(name)
+
+    return load
+
+
+def _positions(game, players: int, seed: int, count: int) -> list[State]:
+    """Mid-game positions reached by random play from a seeded game (one per depth)."""
+    rng = Rng(seed)
+    state = game.new_game(players, seed=seed)
+    found = []
+    depth = 0
+    while not state.is_terminal and len(found) < count:
+        if depth % 3 == 1 and len(state.legal_actions()) > 1:
+            found.append(state.clone())
+        legal = state.legal_actions()
+        state.step(legal[rng.below(len(legal))])
+        depth += 1
+    return found
+
+
+def _toy_position(hands, trick, tricks, leader, played, gone=()) -> State:
+    """A toy position built by hand; `gone` are cards played in finished tricks."""
+    game = ai_toygame.ToyGame()
+    used = {c for h in hands for c in h} | {c for _, c in trick} | set(gone)
+    rest = [c for c in range(1, ai_toygame.DECK + 1) if c not in used]
+    return ai_toygame.ToyState(game, len(hands), [sorted(h) for h in hands], rest, list(trick), list(tricks),
+                               leader, played, {})
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_plays_legal_moves_only(name, game_named):
+    """Every seat an ISMCTS bot; `apply` would raise IllegalAction on an illegal choice. The toy
+    game is played to the end; real games for their first 40 moves (slow engines, such as
+    Castell's tower search, make whole searched games too long for a unit test)."""
+    game = game_named(name)
+    players = min(game.max_players, 3)
+    state = game.new_game(players, seed=11)
+    bot = ISMCTSBot(SearchConfig(iterations=20, seconds=0.05))
+    rng = Rng(5)
+    moves = 0
+    while not state.is_terminal and (name == ai_toygame.NAME or moves < 40):
+        action = bot.choose(state, rng)
+        assert state.action_id(action) in state.legal_action_ids()
+        state.apply(action)
+        moves += 1
+    assert moves > 0
+    if name == ai_toygame.NAME:
+        assert state.winners()
+
+
+@pytest.mark.parametrize("iterations", [1, 37, 400])
+def test_iteration_budget_is_exact(iterations):
+    state = ai_toygame.ToyGame().new_game(3, seed=2)
+    bot = ISMCTSBot(SearchConfig(iterations=iterations))
+    stats = bot.search(state, Rng(1))
+    assert stats.iterations == iterations
+    assert sum(stats.visits.values()) == iterations
+    assert not stats.hit_time
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("seconds", [0.3, 0.6])
+def test_time_budget_is_kept_within_ten_percent(name, seconds, game_named):
+    game = game_named(name)
+    state = game.new_game(2, seed=3)
+    while len(state.legal_actions()) < 2:
+        state.step(state.legal_actions()[0])
+    bot = ISMCTSBot(SearchConfig(seconds=seconds))
+    start = time.perf_counter()
+    bot.choose(state, Rng(4))
+    took = time.perf_counter() - start
+    assert took <= seconds * 1.10
+    assert took >= seconds * 0.8, "the bot should use most of its time budget"
+    assert bot.last.hit_time
+
+
+def test_slow_playouts_are_cut_at_the_deadline():
+    """A playout policy slower than the budget: the iteration is dropped, not finished late."""
+    state = ai_toygame.ToyGame().new_game(2, seed=3)
+
+    class Slow(_Policy):
+        def playout(self, s, hard):
+            while time.perf_counter() < hard + 1.0:  # endless playouts, as in a huge game
+                super().playout(s.clone(), hard)
+            raise AssertionError("unreachable: the deadline aborts the playout")
+
+    bot = ISMCTSBot(SearchConfig(seconds=0.4))
+    import meeple.ai.ismcts as ismcts
+
+    original = ismcts._Policy
+    ismcts._Policy = Slow
+    try:
+        start = time.perf_counter()
+        stats = bot.search(state, Rng(1))
+        took = time.perf_counter() - start
+    finally:
+        ismcts._Policy = original
+    assert took <= 0.44
+    assert stats.iterations == 0 and stats.hit_time
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_seed_and_iterations_give_the_same_search(name, game_named):
+    game = game_named(name)
+    state = _positions(game, 2, seed=21, count=2)[-1]
+    first = ISMCTSBot(SearchConfig(iterations=60))
+    second = ISMCTSBot(SearchConfig(iterations=60))
+    a = first.choose(state, Rng(9))
+    b = second.choose(state, Rng(9))
+    assert a == b
+    assert first.last.visits == second.last.visits
+    assert first.last.values == second.last.values
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("players", [2, 3])
+def test_no_cheating_hidden_information_does_not_change_the_decision(name, players, game_named):
+    """Two states that differ only in what the mover cannot see, same seed: same decision."""
+    game = game_named(name)
+    if players > game.max_players:
+        players = game.max_players
+    differed = 0
+    for index, state in enumerate(_positions(game, players, seed=40 + players, count=3)):
+        me = state.current_player
+        other = state.determinize(me, Rng(1000 + index))
+        assert canonical(other.view(me)) == canonical(state.view(me))
+        assert canonical(state.determinize(me, Rng(7)).to_json()) == canonical(other.determinize(me, Rng(7)).to_json()), (
+            f"{name}: determinize({me}, rng) depends on hidden information (e.g. the order of unseen "
+            "things): build the pool of unseen things in a canonical order, such as sorted, before "
+            "shuffling, so a bot's decision depends only on its view and its seed"
+        )
+        if canonical(other.to_json()) != canonical(state.to_json()):
+            differed += 1
+        bot_a = ISMCTSBot(SearchConfig(iterations=40))
+        bot_b = ISMCTSBot(SearchConfig(iterations=40))
+        assert bot_a.choose(state, Rng(index)) == bot_b.choose(other, Rng(index))
+        assert bot_a.last.visits == bot_b.last.visits
+    assert differed, "no sampled position differed in hidden information: the test proved nothing"
+
+
+def test_no_cheating_when_the_opponent_holds_every_high_card():
+    """Same view for seat 0, opposite hidden hands: the search is identical."""
+    mine = [1, 7, 9]
+    strong = _toy_position([mine, [14, 15, 16]], [], [0, 0], 0, 0)
+    weak = _toy_position([mine, [2, 3, 4]], [], [0, 0], 0, 0)
+    assert canonical(strong.view(0)) == canonical(weak.view(0))
+    a = ISMCTSBot(SearchConfig(iterations=300))
+    b = ISMCTSBot(SearchConfig(iterations=300))
+    assert a.choose(strong, Rng(3)) == b.choose(weak, Rng(3))
+    assert a.last.values == b.last.values
+
+
+def test_finds_the_winning_move():
+    """Seat 0 took trick 1 (9 over 4) and leads a 10; seat 1 holds 11 and 16. Taking with the
+    11 and then leading the 16 wins both tricks for sure; taking with the 16 leaves the last
+    trick to whatever seat 0 still holds."""
+    state = _toy_position([[5], [11, 16]], [(0, 10)], [1, 0], 0, 3, gone=(9, 4))
+    assert state.current_player == 1
+    bot = ISMCTSBot(SearchConfig(iterations=200))
+    assert bot.choose(state, Rng(2)).card == 11
+    assert bot.last.values[10] == 1.0
+    assert bot.last.values[15] < 0.9
+
+
+def test_levels_map_to_budgets_a_person_accepts():
+    for level, budget in LEVELS.items():
+        bot = make_bot(f"ismcts:{level}")
+        assert bot.name == f"ismcts:{level}"
+        assert bot.config.iterations == budget["iterations"]
+        assert bot.config.seconds is not None and bot.config.seconds <= 2.0
+    assert LEVELS["easy"]["iterations"] < LEVELS["normal"]["iterations"] < LEVELS["hard"]["iterations"]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_hard_level_stays_within_its_time_cap_on_real_games(name):
+    game = meeple.load(name)
+    state = game.new_game(game.max_players, seed=8)
+    bot = make_bot("ismcts:hard")
+    start = time.perf_counter()
+    bot.choose(state, Rng(1))
+    assert time.perf_counter() - start <= LEVELS["hard"]["seconds"] * 1.10
+
+
+def test_spec_settings_and_errors():
+    config = parse_level("250,rollout=greedy,epsilon=0.25,cutoff=4,score_weight=0.1,c=0.5")
+    assert (config.iterations, config.rollout, config.epsilon, config.cutoff) == (250, "greedy", 0.25, 4)
+    assert (config.score_weight, config.exploration) == (0.1, 0.5)
+    assert parse_level("1.5s").seconds == 1.5 and parse_level("1.5s").iterations is None
+    assert parse_level("rollout=greedy").iterations == LEVELS["normal"]["iterations"]
+    for bad in ("ismcts:fast", "ismcts:0", "ismcts:normal,rollout=smart", "ismcts:normal,depth=3",
+                "ismcts:-1s", "ismcts:normal,epsilon=2"):
+        with pytest.raises(OptionError):
+            make_bot(bad)
+
+
+@pytest.mark.parametrize("level", ["60,rollout=greedy", "60,rollout=greedy,epsilon=0.3", "60,cutoff=1",
+                                   "60,score_weight=0.5"])
+def test_pluggable_policies_play_legally_and_repeat(level, toy):
+    game = meeple.load(toy)
+    state = game.new_game(3, seed=4)
+    first, second = make_bot(f"ismcts:{level}"), make_bot(f"ismcts:{level}")
+    while not state.is_terminal:
+        a = first.choose(state, Rng(state.played))
+        assert second.choose(state, Rng(state.played)) == a
+        state.apply(a)
+    assert state.winners()
+
+
+def test_policies_need_the_game_heuristics():
+    class Plain(ai_toygame.ToyGame):
+        heuristics_module = None
+
+    state = Plain().new_game(2, seed=1)
+    for config in (SearchConfig(iterations=5, rollout="greedy"), SearchConfig(iterations=5, cutoff=2)):
+        with pytest.raises(OptionError):
+            ISMCTSBot(config).choose(state, Rng(1))
+
+
+def test_cutoff_uses_the_evaluation(monkeypatch):
+    """At cut-off 0 the playout returns evaluate() of the leaf instead of playing on."""
+    calls = []
+
+    def fake(state):
+        calls.append(state.played)
+        return [0.25] * state.num_players
+
+    monkeypatch.setattr(ai_toygame, "evaluate", fake)
+    state = ai_toygame.ToyGame().new_game(2, seed=1)
+    bot = ISMCTSBot(SearchConfig(iterations=10, cutoff=0))
+    stats = bot.search(state, Rng(1))
+    assert len(calls) == 10
+    assert all(abs(v - 0.25) < 1e-9 for v in stats.values.values())
+
+
+def test_score_weight_blends_the_score_share():
+    state = _toy_position([[], []], [], [2, 1], 0, 6)
+    policy = _Policy(state.game, SearchConfig(iterations=1, score_weight=0.5), Rng(1))
+    assert policy.reward(state) == [1.0, 0.0]
+    tied = _toy_position([[], [], []], [], [1, 1, 1], 0, 9)
+    policy = _Policy(tied.game, SearchConfig(iterations=1, score_weight=0.4), Rng(1))
+    assert policy.reward(tied) == pytest.approx([0.6 / 3 + 0.2] * 3)
+
+
+def test_bench_reports_iterations_per_second(toy):
+    report = bench_ismcts(toy, 2, 0.2, 1)
+    assert report["game"] == toy and report["players"] == 2
+    assert report["iterations"] > 0
+    assert report["iterations_per_s"] == pytest.approx(report["iterations"] / report["elapsed_s"], rel=0.01)
+    assert report["elapsed_s"] <= 0.2 * 1.10
+
+
+def test_game_policies_apply_per_game_and_specs_override_them(toy, monkeypatch):
+    import meeple.ai.ismcts as ismcts
+
+    monkeypatch.setitem(ismcts.GAME_POLICIES, toy, {"rollout": "greedy", "cutoff": 2})
+    state = meeple.load(toy).new_game(2, seed=1)
+    tuned, plain = make_bot("ismcts:20"), make_bot("ismcts:20,rollout=random")
+    tuned.choose(state, Rng(1))
+    plain.choose(state, Rng(1))
+    assert (tuned.config.rollout, tuned.config.cutoff, tuned.config.iterations) == ("greedy", 2, 20)
+    assert (plain.config.rollout, plain.config.cutoff) == ("random", 2)
+
+
+def test_every_tuned_policy_is_a_valid_config():
+    import meeple.ai.ismcts as ismcts
+
+    for name, policy in ismcts.GAME_POLICIES.items():
+        config = SearchConfig(iterations=1, **policy)
+        assert config.rollout in ("random", "greedy"), name
