@@ -165,6 +165,12 @@ def test_load_rejects_bad_toml_and_missing_files(tmp_path):
         load_local_tiles(write(tmp_path, "[[tile]\n"))
     with pytest.raises(DataError, match="cannot read"):
         load_local_tiles(str(tmp_path / "absent.toml"))
+    with pytest.raises(DataError, match="cannot read"):
+        load_local_tiles(str(tmp_path))
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00tile")
+    with pytest.raises(DataError, match="not UTF-8"):
+        load_local_tiles(str(binary))
     with pytest.raises(DataError, match=r"\[\[tile\]\]"):
         load_local_tiles(write(tmp_path, 'tile = "x"\n'))
 

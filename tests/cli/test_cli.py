@@ -34,6 +34,12 @@ def test_bench_json_reports_throughput():
     assert report["games_per_s"] > 0 and report["actions_per_s"] > report["games_per_s"]
 
 
+def test_bench_towers_reports_solver_percentiles():
+    report = json.loads(meeple("bench", "castell", "--towers", "--seconds", "0.5", "--json").stdout)
+    assert report["solves"] > 0 and 0 < report["median_ms"] <= report["p99_ms"] <= report["max_ms"]
+    assert meeple("bench", "triqueta", "--towers").returncode == 2
+
+
 def test_play_against_bots_saves_a_record_that_replays(tmp_path):
     # Always choose move 1; the game ends and the record is saved.
     result = meeple("play", "triqueta", "--players", "3", "--bots", "greedy,random", "--seed", "7",
@@ -109,3 +115,27 @@ def test_rules_summary_in_both_languages(lang, text):
 
 def test_games_lists_triqueta():
     assert "triqueta" in meeple("games").stdout
+
+
+def test_arena_json_is_deterministic_and_plots(tmp_path):
+    args = ["arena", "triqueta", "--bots", "ismcts:20,greedy,random", "--players", "3", "--games", "6",
+            "--seed", "2", "--workers", "2", "--json", "--plot", str(tmp_path / "r.png")]
+    first, second = meeple(*args), meeple(*args)
+    assert first.returncode == 0, first.stderr
+    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    a.pop("timing"), b.pop("timing")
+    assert a == b and a["balanced"] is True
+    assert [bot["name"] for bot in a["bots"]] == ["ismcts:20", "greedy", "random"]
+    assert (tmp_path / "r.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bench_bot_reports_search_speed():
+    report = json.loads(meeple("bench", "triqueta", "--players", "2", "--bot", "ismcts", "--seconds", "0.3", "--json").stdout)
+    assert report["iterations"] > 0 and report["iterations_per_s"] > 0
+
+
+def test_bot_specs_with_settings_survive_the_comma_list():
+    result = meeple("simulate", "triqueta", "--players", "2", "--bots", "ismcts:10,rollout=greedy,random",
+                    "--games", "2", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["bots"] == ["ismcts:10,rollout=greedy", "random"]

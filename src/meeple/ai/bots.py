@@ -62,6 +62,20 @@ def bot_names() -> list[str]:
     return sorted(_FACTORIES)
 
 
+def split_bot_specs(text: str) -> list[str]:
+    """Split a comma-separated bot list. A part holding "=" is a setting of the spec before
+    it, so "ismcts:normal,cutoff=8,greedy" is ["ismcts:normal,cutoff=8", "greedy"]."""
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and specs:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
 def make_bot(spec: str) -> Bot:
     """A bot from its spec, e.g. "random", "greedy", "ismcts:hard"."""
     kind, _, level = spec.strip().lower().partition(":")

@@ -142,14 +142,43 @@ def bench(
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="How long to run."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     option: Optional[List[str]] = OptionsOpt,
+    towers: bool = typer.Option(False, "--towers", help="Castell: time the tower solver on random mid-game teams."),
+    bot: Optional[str] = typer.Option(None, "--bot", help="Measure a search bot instead (ismcts[:level]): iterations/s."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the benchmark positions."),
 ) -> None:
-    """Random-playout throughput of an engine (one core)."""
+    """Random-playout throughput of an engine (one core), or Castell's tower solver timings."""
     the_game = load(game)
-    n = players if players is not None else the_game.max_players
-    the_game.check_players(n)
     if seconds <= 0:
         raise OptionError(f"--seconds must be positive, not {seconds}")
-    result = random_playouts(the_game, n, seconds, options=_options(option))
+    if towers:
+        if the_game.name != "castell":
+            raise OptionError("--towers is only for castell")
+        from ..games.castell.towers import bench_towers
+
+        report = {"game": the_game.name, "benchmark": "towers", "seed": seed, **bench_towers(seconds, seed)}
+        if as_json:
+            print(json.dumps(report))
+        else:
+            console.print(
+                f"Castell tower solver: median {report['median_ms']} ms, p99 {report['p99_ms']} ms, "
+                f"max {report['max_ms']} ms over {report['solves']} festival solves"
+            )
+        return
+    n = players if players is not None else the_game.max_players
+    the_game.check_players(n)
+    if bot is not None:
+        from ..ai.ismcts import bench_ismcts
+
+        kind, _, level = bot.partition(":")
+        if kind.strip().lower() != "ismcts":
+            raise OptionError(f"--bot measures search bots (ismcts[:level]), not {bot!r}")
+        report = bench_ismcts(the_game.name, n, seconds, seed, level or None)
+        if as_json:
+            print(json.dumps(report))
+        else:
+            console.print(f"{the_game.title}, {n} players, ISMCTS: {report['iterations_per_s']:.0f} iterations/s")
+        return
+    result = random_playouts(the_game, n, seconds, seed=seed, options=_options(option))
     report = {"game": the_game.name, "players": n, **result}
     if as_json:
         print(json.dumps(report))
@@ -158,6 +187,51 @@ def bench(
             f"{the_game.title}, {n} players: {result['games_per_s']:.1f} games/s, "
             f"{result['actions_per_s']:.0f} actions/s ({result['games']} games in {result['seconds']:.1f} s)"
         )
+
+
+@app.command()
+def arena(
+    game: str = typer.Argument(..., help="Game name."),
+    bots: str = typer.Option(..., "--bots", "-b", help="Comma-separated bot specs, e.g. ismcts:hard,greedy,random."),
+    players: int = typer.Option(2, "--players", "-p", help="Number of players."),
+    games: int = typer.Option(200, "--games", "-n", help="Number of games (a multiple of the seatings is balanced)."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Seed of the series."),
+    workers: int = typer.Option(2, "--workers", "-w", help="Worker processes."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+    plot: Optional[Path] = typer.Option(None, "--plot", help="Write a PNG chart of the ratings."),
+    option: Optional[List[str]] = OptionsOpt,
+) -> None:
+    """Rate bots against each other: rotated seatings, parallel games, win share, score and OpenSkill rating."""
+    from ..ai.arena import plot_ratings, run_arena
+    from ..ai.bots import split_bot_specs
+
+    specs = split_bot_specs(bots)
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=Console(stderr=True), disable=as_json or not sys.stderr.isatty(), transient=True,
+    ) as progress:
+        task = progress.add_task(game, total=games)
+        result = run_arena(game, specs, players, games, seed, workers,
+                           progress=lambda done: progress.update(task, completed=done), options=_options(option))
+    if plot is not None:
+        plot_ratings(result, str(plot))
+    if as_json:
+        print(json.dumps(result.to_json()))
+        return
+    table = Table(title=f"{load(game).title}: {len(result.outcomes)} games, {players} players, seed {seed}"
+                  + ("" if result.balanced else " (seatings not balanced)"))
+    for column in ("bot", "win share [95% CI]", "mean score [95% CI]", "rating μ ± σ"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for s in result.summaries:
+        table.add_row(
+            s.name,
+            f"{s.win_share:.3f} [{s.win_share_ci95[0]:.3f}, {s.win_share_ci95[1]:.3f}]",
+            f"{s.mean_score:.2f} [{s.score_ci95[0]:.2f}, {s.score_ci95[1]:.2f}]",
+            f"{s.mu:.2f} ± {s.sigma:.2f}",
+        )
+    console.print(table)
+    if plot is not None:
+        console.print(f"ratings chart written to {plot}")
 
 
 @app.command()
@@ -210,12 +284,14 @@ def render(
 
 @app.command(name="games")
 def list_games() -> None:
-    """List the games meeple can load."""
+    """List the games meeple can load, with their rule options and defaults."""
     from ..core.registry import games
 
     for name in games():
         the_game = load(name)
-        console.print(f"{name:10} {the_game.title} ({the_game.min_players}-{the_game.max_players} players)")
+        console.print(f"{name:10} {the_game.title} ({the_game.min_players}-{the_game.max_players} players)", highlight=False)
+        for spec in the_game.option_specs:
+            console.print(f"           --option {spec.name}={spec.default}  {spec.help}", markup=False, highlight=False)
 
 
 def _usage_error() -> type[Exception]:

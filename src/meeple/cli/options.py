@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ai.bots import Bot, make_bot
+from ..ai.bots import Bot, make_bot, split_bot_specs
 from ..core.errors import OptionError
 
 
 def parse_bots(text: str | None) -> list[Bot]:
     if text is None or not text.strip():
         return []
-    return [make_bot(spec) for spec in text.split(",") if spec.strip()] or []
+    return [make_bot(spec) for spec in split_bot_specs(text)]
 
 
 def parse_options(pairs: list[str] | None, **named: Any) -> dict[str, Any]:

@@ -651,6 +651,7 @@ class CastellState(State):
     def determinize(self, observer: int, rng: Rng) -> "CastellState":
         check_seat(self, observer, allow_none=False)
         sample = self.clone()
+        sample.bag = sorted(self.bag)  # canonical first, so the sample ignores the hidden order
         rng.shuffle(sample.bag)  # the only unseen thing: the order of the bag
         return sample
 

@@ -34,7 +34,9 @@ from .towers_tiles import LocalTile, load_local_tiles, satisfies_tile
 Team = Mapping[int, int] | tuple[int, ...]
 
 
-def best_festival_tower(team: Team, skills: tuple[int, ...], festival_sizes: Iterable[int]) -> Tower | None:
+def best_festival_tower(
+    team: Team, skills: tuple[int, ...], festival_sizes: Iterable[int]
+) -> Tower | None:
     """The legal tower with the highest K8 festival score that K8 lets enter (>= 4 levels, every
     festival size present), or None. Ties go to the first tower in the search order
     (`towers_solver.order_key`: bottom level first, heavier and wider levels first)."""
@@ -49,7 +51,8 @@ def tallest_tower(team: Team, skills: tuple[int, ...]) -> Tower | None:
 
 def tower_for_tile(team: Team, skills: tuple[int, ...], tile: LocalTile) -> Tower | None:
     """A legal tower meeting a K10 tile, or None if the team and skills cannot build one.
-    Of several, the first in the search order (`towers_solver.order_key`)."""
+    Of several, the first in the search order (`towers_solver.order_key`; skill shows try
+    narrow levels first, which keeps their towers compact)."""
     if tile.kind == "shape":
         goal = ShapeGoal(tile.widths)
     else:

@@ -39,7 +39,9 @@ def check_skills(skills: Iterable[int]) -> tuple[int, int, int, int, int]:
     if len(levels) != len(SKILLS) or any(
         type(x) is not int or not 0 <= x <= MAX_SKILL for x in levels
     ):
-        raise ValueError(f"skills must be {len(SKILLS)} ints 0..{MAX_SKILL} in order {SKILLS}: {levels!r}")
+        raise ValueError(
+            f"skills must be {len(SKILLS)} ints 0..{MAX_SKILL} in order {SKILLS}: {levels!r}"
+        )
     return levels  # type: ignore[return-value]
 
 
@@ -78,7 +80,8 @@ def validate(tower: Tower, skills: Iterable[int]) -> TowerCheck:
         if not level:
             return _fail(uses, "K6-empty", i, f"level {i} holds no castellers")
         if any(type(s) is not int or not MIN_SIZE <= s <= MAX_SIZE for s in level):
-            return _fail(uses, "K6-form", i, f"level {i}: sizes must be ints {MIN_SIZE}..{MAX_SIZE}")
+            return _fail(uses, "K6-form", i,
+                         f"level {i}: sizes must be ints {MIN_SIZE}..{MAX_SIZE}")
         lo, hi = min(level), max(level)
         n = len(level)
         faults: list[tuple[int, str, str]] = []  # (skill, rule, message) for uses added here
@@ -97,14 +100,16 @@ def validate(tower: Tower, skills: Iterable[int]) -> TowerCheck:
                 faults.append((BALANCE, "K6-balance", f"level {i} is as wide as level {i - 1}"))
             if hi > prev_lo + 1:
                 return _fail(uses, "K6-lighter", i,
-                             f"level {i} holds size {hi} above size {prev_lo}: more than one size heavier")
+                             f"level {i} holds size {hi} above size {prev_lo}: "
+                             "more than one size heavier")
             if hi >= prev_lo:
                 uses[STRENGTH] += 1
                 faults.append((STRENGTH, "K6-strength",
                                f"level {i} holds size {hi} above size {prev_lo}"))
         if n > w:
             uses[BASE] += 1
-            faults.append((BASE, "K6-base", f"level {i} holds {n} castellers, over the width limit {w}"))
+            faults.append((BASE, "K6-base",
+                           f"level {i} holds {n} castellers, over the width limit {w}"))
         elif n - BASIC_WIDTH > uses[WIDTH]:
             uses[WIDTH] = n - BASIC_WIDTH  # never over levels[WIDTH], since n <= w
         if first_over is None:

@@ -20,6 +20,8 @@ The tests check score and tie-break against brute force over every tower of smal
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from collections.abc import Mapping
 
 from .towers_rules import (
@@ -62,7 +64,7 @@ def team_counts(team: Mapping[int, int] | tuple[int, ...] | list[int]) -> Counts
     return tuple(counts)
 
 
-class _Goal:
+class _Goal(ABC):
     """What a search maximizes and when a tower may stop. Subclasses fill in the hooks.
 
     `extra` is the goal's own bookkeeping carried in the state (hashable). `wide_first` sets
@@ -70,23 +72,27 @@ class _Goal:
     compact tile towers."""
 
     wide_first = True
+    # Optional method group_upper(extra, c, top, hi, n, k, strn) -> int: a bound on a whole
+    # size group before its widths are tried (see FestivalGoal); None: no group pruning.
+    group_upper = None
 
+    @abstractmethod
     def start(self) -> object:
-        raise NotImplementedError
+        """The goal's bookkeeping before any level is placed."""
 
     def widths_for(self, extra: object) -> tuple[int, int]:
         """The widths (least, most) the goal allows for the next level."""
         return 1, 1 << 30
 
+    @abstractmethod
     def step(self, extra: object, lo: int, hi: int, a: int, b: int, n: int,
              base_level: bool) -> tuple[int, object]:
         """(score gained, new extra) for placing a level of a castellers of size lo and b of
         size hi (b = 0 unless lo != hi), n = a + b wide; base_level: over the width limit."""
-        raise NotImplementedError
 
+    @abstractmethod
     def done(self, extra: object, spent: tuple[int, int, int, int]) -> bool:
         """May the tower stop here? `spent` = Balance, Base, Mix, Strength uses so far."""
-        raise NotImplementedError
 
     def floor(self) -> int:
         """A score every tower meeting the goal reaches (a starting bound for pruning)."""
@@ -151,16 +157,35 @@ class FestivalGoal(_Goal):
         levels, mask = extra  # type: ignore[misc]
         if levels + k < 4:
             return _NO
+        # Levels holding a given size are separated by Strength uses (between two of them the
+        # junctions cannot all make the sizes fall), so each size fills at most 1 + strn levels.
+        per_size = n * (1 + strn)
         fest = 0
         for s in self.sizes:
             if s <= top and c[s]:
-                fest += c[s]
+                fest += c[s] if c[s] < per_size else per_size
             elif not mask & self.bit[s]:
                 return _NO  # a festival size still missing can no longer be reached
         return k + min(fest, k * n)
 
     def floor(self) -> int:
         return 4 + len(self.sizes)
+
+    def group_upper(self, extra, c, top, hi, n, k, strn):  # type: ignore[override]
+        """A bound on the score of a level of sizes <= hi, at most n wide, plus the levels
+        above it (at most k, of sizes <= top), before the level is placed: prunes a whole
+        size group at once. Same reasoning as `upper`, with this level's castellers still in c."""
+        mask = extra[1]  # type: ignore[index]
+        if top < hi:
+            top = hi
+        per_size = n * (1 + strn)
+        fest = 0
+        for s in self.sizes:
+            if s <= top and c[s]:
+                fest += c[s] if c[s] < per_size else per_size
+            elif not mask & self.bit[s]:
+                return _NO
+        return 1 + k + min(fest, (1 + k) * n)
 
 
 class TallestGoal(_Goal):
@@ -249,7 +274,8 @@ class ShowGoal(_Goal):
             return _NO  # Base levels are the lowest ones, and Width uses are fixed by then
         if u[WIDTH] > full[WIDTH] or u[BASE] - (full[BASE] - base) > base:
             return _NO
-        for target, spent, left in ((u[BALANCE], full[BALANCE] - bal, bal), (u[MIX], full[MIX] - mix, mix),
+        for target, spent, left in ((u[BALANCE], full[BALANCE] - bal, bal),
+                                    (u[MIX], full[MIX] - mix, mix),
                                     (u[STRENGTH], full[STRENGTH] - strn, strn)):
             if target - spent > left or target - spent > k:
                 return _NO  # each level above adds at most one use of each skill
@@ -259,7 +285,9 @@ class ShowGoal(_Goal):
         return 0
 
 
-def search(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], goal: _Goal) -> Tower | None:
+def search(
+    team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], goal: _Goal
+) -> Tower | None:
     """The tower with the highest goal score, ties to the first in search order; None if no
     tower meets the goal."""
     counts = team_counts(team)
@@ -270,6 +298,7 @@ def search(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], g
     memo: dict[tuple, tuple[Best | None, int]] = {}
     step, done, widths, upper = goal.step, goal.done, goal.widths_for, goal.upper
     wide_first = goal.wide_first
+    group_upper = goal.group_upper
 
     def best(c: Counts, n_prev: int, lo_prev: int, bal: int, base: int, mix: int, strn: int,
              extra: object, need: int) -> Best | None:
@@ -311,6 +340,11 @@ def search(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], g
                 nmax = w  # K6 Base: only Base levels go over the width limit
             strn2 = strn - s_cost
             mix2 = mix - 1 if lo != hi else mix
+            if group_upper is not None:
+                top = lo + strn2 if lo + strn2 < MAX_SIZE else MAX_SIZE
+                k = max_levels(c, top, nmax, lo, w, bal, base, strn2)
+                if group_upper(extra, c, top, hi, nmax, k, strn2) < need:
+                    continue
             nmin = n_lo if lo == hi or n_lo > 1 else 2
             for n in (range(nmax, nmin - 1, -1) if wide_first else range(nmin, nmax + 1)):
                 base_level = n > w

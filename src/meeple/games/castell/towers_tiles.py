@@ -18,7 +18,8 @@ from .towers_rules import MAX_SKILL, SKILLS, Tower, validate
 
 KINDS = ("shape", "skill")
 MIN_TILES = 14  # 7 regions x 2 tiles face up (K10)
-MAX_LEVELS = 20  # no legal tower is taller: sizes fall 10..1, Strength climbs back at most 5 times
+# No legal tower is taller (K6): at most 5 Base levels, then widths 8..1 with 5 Balance repeats.
+MAX_LEVELS = 5 + (3 + MAX_SKILL) + MAX_SKILL
 WIDEST_LIMIT = 3 + MAX_SKILL  # width limit w with Width 5 (K6)
 DEFAULT_FILE = "local_performances.toml"
 
@@ -96,7 +97,8 @@ def _tile(raw: Any, where: str, index: int) -> LocalTile:
             raise bad("widths", f"needs more than {MAX_SKILL} Balance uses (K6)")
         if sum(1 for n in widths if n > WIDEST_LIMIT) > MAX_SKILL:
             raise bad("widths", f"needs more than {MAX_SKILL} Base uses (K6)")
-        return LocalTile(tid, kind, stars, tuple(widths), len(widths), (0,) * len(SKILLS), provenance)
+        no_uses = (0,) * len(SKILLS)
+        return LocalTile(tid, kind, stars, tuple(widths), len(widths), no_uses, provenance)
     if "widths" in raw:
         raise bad("widths", "belongs to shape tiles, not skill tiles")
     min_levels = raw.get("min_levels")
@@ -106,7 +108,8 @@ def _tile(raw: Any, where: str, index: int) -> LocalTile:
     if not isinstance(uses, list) or len(uses) != len(SKILLS) or not all(
         _int(u, 0, MAX_SKILL) for u in uses
     ):
-        raise bad("uses", f"must list {len(SKILLS)} ints 0..{MAX_SKILL} in order {', '.join(SKILLS)}")
+        order = ", ".join(SKILLS)
+        raise bad("uses", f"must list {len(SKILLS)} ints 0..{MAX_SKILL} in order {order}")
     return LocalTile(tid, kind, stars, (), min_levels, tuple(uses), provenance)
 
 
@@ -122,14 +125,19 @@ def load_local_tiles(path: str | None = None) -> tuple[LocalTile, ...]:
                 text = fh.read()
         data = tomllib.loads(text)
     except OSError as exc:
-        raise DataError(f"{where}: cannot read local performance tiles: {exc.strerror or exc}") from None
+        why = exc.strerror or exc
+        raise DataError(f"{where}: cannot read local performance tiles: {why}") from None
+    except UnicodeDecodeError:
+        raise DataError(f"{where}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"{where}: not valid TOML: {exc}") from None
     raw_tiles = data.get("tile")
     if not isinstance(raw_tiles, list):
         raise DataError(f"{where}: expected [[tile]] tables")
     if len(raw_tiles) < MIN_TILES:
-        raise DataError(f"{where}: {len(raw_tiles)} tiles, need at least {MIN_TILES} (2 per region, K10)")
+        raise DataError(
+            f"{where}: {len(raw_tiles)} tiles, need at least {MIN_TILES} (2 per region, K10)"
+        )
     tiles = tuple(_tile(raw, where, i) for i, raw in enumerate(raw_tiles))
     seen: set[str] = set()
     for tile in tiles:

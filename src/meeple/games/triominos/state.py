@@ -372,7 +372,8 @@ class TriominosState(State):
         check_seat(self, observer, allow_none=False)
         s = self.clone()
         opponents = [j for j in range(self.num_players) if j != observer]
-        unseen = [t for j in opponents for t in self.racks[j]] + self.pool
+        # Sorted first: the sample must depend on what the observer knows, not on the hidden order.
+        unseen = sorted([t for j in opponents for t in self.racks[j]] + self.pool)
         rng.shuffle(unseen)
         opened = {t for go in self.opening for _, t in go}
         free = {j: len(self.racks[j]) for j in opponents}
