@@ -82,7 +82,7 @@ LEVELS: dict[str, dict[str, Any]] = {
 #: by their heuristics' evaluate(); the depth is what worked best per game.
 GAME_POLICIES: dict[str, dict[str, Any]] = {
     "castell": {"rollout": "greedy", "cutoff": 8},
-    "celtica": {"rollout": "greedy", "cutoff": 20},
+    "celtica": {"rollout": "greedy", "cutoff": 20, "exploration": 0.3},
     "triominos": {"rollout": "greedy", "cutoff": 16},
 }
 
