@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from meeple.ai.arena import main, plot_ratings, run_arena, seatings
+from meeple.ai.arena import plot_ratings, run_arena, seatings
 from meeple.ai.match import derive_seed
 from meeple.ai.ratings import (
     mean_ci95,
@@ -145,21 +145,6 @@ def test_bad_arguments_are_one_line_errors(toy):
         args = {"game": toy, "bots": ["random"], "players": 2, "games": 2, "seed": 1, "workers": 1, **kwargs}
         with pytest.raises(OptionError):
             run_arena(**args)
-
-
-def test_standalone_command_writes_json_and_chart(toy, tmp_path, capsys):
-    out, chart = tmp_path / "r.json", tmp_path / "r.png"
-    code = main(["run", toy, "--bots", "ismcts:30,c=0.5,greedy", "--games", "4", "--json", str(out),
-                 "--plot", str(chart)])
-    assert code == 0
-    data = json.loads(out.read_text())
-    assert data["bot_specs"] == ["ismcts:30,c=0.5", "greedy"]
-    assert chart.read_bytes()[:4] == b"\x89PNG"
-    assert "ismcts:30,c=0.5" in capsys.readouterr().out
-    assert main(["bench", toy, "--seconds", "0.1"]) == 0
-    assert json.loads(capsys.readouterr().out)["iterations"] > 0
-    assert main(["run", toy, "--bots", "nobody"]) == 2
-    assert "error: no bot" in capsys.readouterr().err
 
 
 def test_options_reach_the_games(toy):

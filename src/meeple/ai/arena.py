@@ -23,17 +23,14 @@ interval, and an OpenSkill Plackett-Luce rating from the games replayed in index
 
 from __future__ import annotations
 
-import argparse
-import json
 import multiprocessing
-import sys
 import time
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any, Callable
 
 from ..core import registry
-from ..core.errors import MeepleError, OptionError
+from ..core.errors import OptionError
 from ..core.protocol import Action, State
 from ..core.registry import load
 from ..core.rng import Rng
@@ -316,73 +313,3 @@ def plot_ratings(result: ArenaResult, path: str) -> None:
     from .plot import plot_ratings as plot
 
     plot(result, path)
-
-
-# -- standalone use: python -m meeple.ai.arena ---------------------------------------------------
-
-
-def _options(pairs: list[str]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise OptionError(f"an option is name=value, not {pair!r}")
-        out[key.strip()] = value.strip()
-    return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m meeple.ai.arena", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
-    run = sub.add_parser("run", help="play bots against each other")
-    run.add_argument("game")
-    run.add_argument("--bots", required=True, help="comma-separated specs, e.g. ismcts:normal,greedy")
-    run.add_argument("--players", type=int, default=2)
-    run.add_argument("--games", type=int, default=100)
-    run.add_argument("--seed", type=int, default=1)
-    run.add_argument("--workers", type=int, default=1)
-    run.add_argument("--option", action="append", default=[], help="game option name=value")
-    run.add_argument("--json", help="write the result JSON here")
-    run.add_argument("--plot", help="write a PNG rating chart here")
-    bench = sub.add_parser("bench", help="ISMCTS iterations per second on a game's opening")
-    bench.add_argument("game")
-    bench.add_argument("--players", type=int, default=2)
-    bench.add_argument("--seconds", type=float, default=2.0)
-    bench.add_argument("--seed", type=int, default=1)
-    bench.add_argument("--level", default=None, help="policy settings, e.g. normal,rollout=greedy")
-    args = parser.parse_args(argv)
-    try:
-        if args.command == "bench":
-            from .ismcts import bench_ismcts
-
-            print(json.dumps(bench_ismcts(args.game, args.players, args.seconds, args.seed, args.level)))
-            return 0
-        specs = [s for s in args.bots.split(",") if s.strip()]
-        # "ismcts:normal,rollout=greedy" contains commas: re-join settings with their spec.
-        joined: list[str] = []
-        for part in specs:
-            if "=" in part and joined:
-                joined[-1] += "," + part
-            else:
-                joined.append(part)
-
-        def show(done: int) -> None:
-            print(f"\r{done}/{args.games} games", end="", file=sys.stderr, flush=True)
-
-        result = run_arena(args.game, joined, args.players, args.games, args.seed, args.workers,
-                           progress=show, options=_options(args.option))
-        print(file=sys.stderr)
-        print(result.table())
-        if args.json:
-            with open(args.json, "w", encoding="utf-8") as handle:
-                json.dump(result.to_json(), handle, indent=1)
-        if args.plot:
-            plot_ratings(result, args.plot)
-        return 0
-    except MeepleError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())
