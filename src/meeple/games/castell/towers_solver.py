@@ -157,16 +157,22 @@ class FestivalGoal(_Goal):
         levels, mask = extra  # type: ignore[misc]
         if levels + k < 4:
             return _NO
-        # Levels holding a given size are separated by Strength uses (between two of them the
-        # junctions cannot all make the sizes fall), so each size fills at most 1 + strn levels.
+        fest = self._festival_reach(c, top, n, strn, mask)
+        return _NO if fest < 0 else k + min(fest, k * n)
+
+    def _festival_reach(self, c, top: int, n: int, strn: int, mask: int) -> int:
+        """At most how many festival-size castellers of sizes <= top fit in levels at most n
+        wide; -1 when a festival size still missing can no longer be reached. Levels holding a
+        given size are separated by Strength uses (between two of them the junctions cannot all
+        make the sizes fall), so each size fills at most 1 + strn levels."""
         per_size = n * (1 + strn)
         fest = 0
         for s in self.sizes:
             if s <= top and c[s]:
                 fest += c[s] if c[s] < per_size else per_size
             elif not mask & self.bit[s]:
-                return _NO  # a festival size still missing can no longer be reached
-        return k + min(fest, k * n)
+                return -1
+        return fest
 
     def floor(self) -> int:
         return 4 + len(self.sizes)
@@ -178,14 +184,8 @@ class FestivalGoal(_Goal):
         mask = extra[1]  # type: ignore[index]
         if top < hi:
             top = hi
-        per_size = n * (1 + strn)
-        fest = 0
-        for s in self.sizes:
-            if s <= top and c[s]:
-                fest += c[s] if c[s] < per_size else per_size
-            elif not mask & self.bit[s]:
-                return _NO
-        return 1 + k + min(fest, (1 + k) * n)
+        fest = self._festival_reach(c, top, n, strn, mask)
+        return _NO if fest < 0 else 1 + k + min(fest, (1 + k) * n)
 
 
 class TallestGoal(_Goal):
