@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from meeple.ai.bots import make_bot
+from meeple.ai.match import play_game
 from meeple.core.registry import heuristics as heuristics_of
 from meeple.core.rng import Rng
 from meeple.games.celtica import heuristics
@@ -16,19 +18,13 @@ def test_heuristics_module_is_registered():
 
 
 def test_greedy_beats_random():
+    greedy, rand = make_bot("greedy"), make_bot("random")
     wins = 0.0
     games = 24
     for i in range(games):
-        s = GAME.new_game(3, seed=100 + i)
-        rng = Rng(i)
-        greedy = i % 3
-        while not s.is_terminal:
-            if s.current_player == greedy:
-                s.apply(heuristics.choose(s, rng))
-            else:
-                s.apply(rng.choice(s.legal_actions()))
-        if greedy in s.winners():
-            wins += 1 / len(s.winners())
+        seats = [greedy if seat == i % 3 else rand for seat in range(3)]
+        _, result = play_game(GAME, seats, seed=100 + i)
+        wins += result.win_shares()[i % 3]
     assert wins / games >= 0.75
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from meeple.ai.bots import make_bot
+from meeple.ai.match import play_game
 from meeple.core.rng import Rng
 from meeple.games.triominos import heuristics
 from meeple.games.triominos.actions import DRAW, STOP, Place
@@ -42,20 +44,13 @@ def test_greedy_decision_does_not_depend_on_hidden_tiles():
 
 
 def test_greedy_beats_random():
+    greedy, rand = make_bot("greedy"), make_bot("random")
     wins = 0.0
     games = 60
-    for seed in range(games):
-        state = GAME.new_game(2, seed=seed)
-        rng = Rng(seed)
-        greedy = seed % 2
-        while not state.is_terminal:
-            if state.current_player == greedy:
-                state.apply(heuristics.choose(state, rng))
-            else:
-                acts = state.legal_actions()
-                state.apply(acts[rng.below(len(acts))])
-        if greedy in state.winners():
-            wins += 1 / len(state.winners())
+    for i in range(games):
+        seats = [greedy if seat == i % 2 else rand for seat in range(2)]
+        _, result = play_game(GAME, seats, seed=i)
+        wins += result.win_shares()[i % 2]
     assert wins / games > 0.6
 
 
