@@ -52,10 +52,6 @@ class Rng:
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
-    def spawn(self) -> "Rng":
-        """An independent generator derived from this one (advances this one)."""
-        return Rng(self.next64())
-
     def clone(self) -> "Rng":
         return Rng(self.state)
 

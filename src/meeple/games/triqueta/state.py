@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ...core.errors import IllegalAction, RecordError
-from ...core.protocol import Event, State, check_seat
+from ...core.protocol import Event, State, check_seat, winners_by_key
 from ...core.rng import Rng
 from .actions import (
     ALL_MOVES,
@@ -298,9 +298,7 @@ class TriquetaState(State):
         """T8: highest score; tie -> most animal tokens; still tied -> all win."""
         if not self.finished:
             return []
-        keys = [(self._public_points(s), sum(self.counts[s])) for s in range(self.num_players)]
-        best = max(keys)
-        return [s for s, key in enumerate(keys) if key == best]
+        return winners_by_key([(self._public_points(s), sum(self.counts[s])) for s in range(self.num_players)])
 
     # -- information ----------------------------------------------------------------------------
     def view(self, player: int | None) -> dict[str, Any]:
