@@ -103,6 +103,33 @@ def test_time_budget_is_kept_within_ten_percent(name, seconds, game_named):
     assert bot.last.hit_time
 
 
+@pytest.mark.parametrize("collecting", [True, False])
+def test_garbage_collector_is_paused_only_during_the_search(collecting, monkeypatch):
+    """A full collection can stall a move past its time cap, so the search pauses the
+    collector, and leaves it as it found it afterwards."""
+    import gc
+
+    seen = []
+
+    class Watching(_Policy):
+        def playout(self, s, hard):
+            seen.append(gc.isenabled())
+            return super().playout(s, hard)
+
+    import meeple.ai.ismcts as ismcts
+
+    monkeypatch.setattr(ismcts, "_Policy", Watching)
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        ISMCTSBot(SearchConfig(iterations=20)).search(ai_toygame.ToyGame().new_game(2, seed=3), Rng(1))
+        after = gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert seen and not any(seen)
+    assert after is collecting
+
+
 def test_slow_playouts_are_cut_at_the_deadline():
     """A playout policy slower than the budget: the iteration is dropped, not finished late."""
     state = ai_toygame.ToyGame().new_game(2, seed=3)
