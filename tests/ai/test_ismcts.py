@@ -247,6 +247,8 @@ def test_spec_settings_and_errors():
                 "ismcts:-1s", "ismcts:normal,epsilon=2"):
         with pytest.raises(OptionError):
             make_bot(bad)
+    with pytest.raises(OptionError, match="bad ISMCTS level 'bogus'.*easy, normal, hard"):
+        make_bot("ismcts:bogus")
 
 
 @pytest.mark.parametrize("level", ["60,rollout=greedy", "60,rollout=greedy,epsilon=0.3", "60,cutoff=1",

@@ -310,10 +310,8 @@ def parse_level(level: str | None, game: str | None = None) -> SearchConfig:
         budget = dict(LEVELS[head])
     elif "=" in head:
         budget, rest = dict(LEVELS["normal"]), parts
-    elif head.endswith("s"):
-        budget = {"seconds": _number(head[:-1], float, "seconds")}
     else:
-        budget = {"iterations": _number(head, int, "iterations")}
+        budget = _budget(head)
     settings: dict[str, Any] = dict(GAME_POLICIES.get(game or "", {}))
     settings.update(budget)
     kinds = {"iterations": int, "seconds": float, "rollout": str, "epsilon": float, "cutoff": int,
@@ -325,6 +323,17 @@ def parse_level(level: str | None, game: str | None = None) -> SearchConfig:
         converted = value if kinds[key] is str else _number(value, kinds[key], key)
         settings["exploration" if key == "c" else key] = converted
     return SearchConfig(**settings)
+
+
+def _budget(text: str) -> dict[str, Any]:
+    """An iteration count ("800") or seconds ("1.5s"); anything else names no level."""
+    try:
+        if text.endswith("s"):
+            return {"seconds": float(text[:-1])}
+        return {"iterations": int(text)}
+    except ValueError:
+        raise OptionError(f"bad ISMCTS level {text!r} (levels: {', '.join(LEVELS)}, an iteration count "
+                          "such as 800, or seconds such as 1.5s)") from None
 
 
 def _number(text: str, kind: type, what: str) -> Any:
