@@ -54,6 +54,18 @@ def test_play_against_bots_saves_a_record_that_replays(tmp_path):
     assert "total" in shown.stdout
 
 
+def test_play_accepts_every_bot_and_level(tmp_path):
+    result = meeple("play", "triqueta", "--players", "5", "--bots", "ismcts:easy,ismcts:normal,ismcts:hard,greedy",
+                    "--seed", "2", "--save-dir", str(tmp_path), stdin="q\n")
+    assert result.returncode == 0, result.stderr
+    for seat in ("ismcts:easy", "ismcts:normal", "ismcts:hard", "greedy"):
+        assert seat in result.stdout
+    whole = meeple("play", "triqueta", "--players", "2", "--bots", "ismcts:easy", "--seed", "5",
+                   "--save-dir", str(tmp_path), stdin="1\n" * 400)
+    assert whole.returncode == 0, whole.stderr
+    assert "Final scores" in whole.stdout
+
+
 def test_play_saves_when_input_ends(tmp_path):
     result = meeple("play", "triqueta", "--seed", "3", "--save-dir", str(tmp_path), stdin="4\n")
     assert result.returncode == 0
