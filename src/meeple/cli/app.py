@@ -40,6 +40,15 @@ def _options(option: Optional[List[str]], board: Optional[Path] = None, componen
     return parse_options(option, board=board, components=components)
 
 
+def _progress_bar() -> Progress:
+    """A progress bar on stderr, shown only when a person watches a terminal; stdout stays clean
+    for --json, so `... --json > out.json` still shows progress."""
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=Console(stderr=True), disable=not sys.stderr.isatty(), transient=True,
+    )
+
+
 @app.command()
 def play(
     game: str = typer.Argument(..., help="Game name, e.g. triqueta."),
@@ -97,10 +106,7 @@ def simulate(
     score_sum = dict.fromkeys(distinct, 0.0)
     seats_held = dict.fromkeys(distinct, 0)
     start = time.perf_counter()
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True), disable=as_json or not sys.stderr.isatty(), transient=True,
-    ) as progress:
+    with _progress_bar() as progress:
         task = progress.add_task(game, total=games)
         for index in range(games):
             seating = rotated_seating(bot_list, players, index)
@@ -206,10 +212,7 @@ def arena(
     from ..ai.bots import split_bot_specs
 
     specs = split_bot_specs(bots)
-    with Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True), disable=as_json or not sys.stderr.isatty(), transient=True,
-    ) as progress:
+    with _progress_bar() as progress:
         task = progress.add_task(game, total=games)
         result = run_arena(game, specs, players, games, seed, workers,
                            progress=lambda done: progress.update(task, completed=done), options=_options(option))
