@@ -11,7 +11,8 @@ from typing import MutableSequence, Sequence, TypeVar
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
+_TWO64 = 1 << 64
+_MASK = _TWO64 - 1
 _GAMMA = 0x9E3779B97F4A7C15
 
 
@@ -33,7 +34,7 @@ class Rng:
         """Uniform integer in [0, n), without modulo bias."""
         if n <= 0:
             raise ValueError("below() needs n > 0")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _TWO64 - (_TWO64 % n)
         while True:
             x = self.next64()
             if x < limit:
@@ -47,10 +48,22 @@ class Rng:
         return items[self.below(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher-Yates in place."""
+        """Fisher-Yates in place. The same draws as `below(i + 1)` for i from the top down,
+        with the generator step inlined: searches shuffle a hidden pool every iteration."""
+        s = self.state
         for i in range(len(items) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _TWO64 - (_TWO64 % n)
+            while True:
+                s = (s + _GAMMA) & _MASK
+                z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                z ^= z >> 31
+                if z < limit:
+                    break
+            j = z % n
             items[i], items[j] = items[j], items[i]
+        self.state = s
 
     def clone(self) -> "Rng":
         return Rng(self.state)

@@ -14,7 +14,7 @@ import hashlib
 import json
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -64,9 +64,12 @@ class CalendarRound:
     provenance: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Components:
-    """Everything a game needs from the box, validated. Shared (never mutated) by states."""
+    """Everything a game needs from the box, validated. Shared (never mutated) by states.
+
+    Compared and hashed by identity (loads are cached, so one set of files is one object), which
+    lets bots key their caches by the component set cheaply."""
 
     source: str
     sha256: str
@@ -80,6 +83,25 @@ class Components:
     castellers: tuple[int, ...]  # 11 counts, index 0 unused
     local_tiles: tuple[LocalTile, ...]
     provenance: dict[str, list[str]]  # file -> element labels marked reconstructed
+
+    @cached_property
+    def distances(self) -> tuple[tuple[int, ...], ...]:
+        """Roads between every pair of regions (breadth-first; 99 where no road leads)."""
+        table = []
+        for start in range(len(self.neighbours)):
+            dist = [99] * len(self.neighbours)
+            dist[start] = 0
+            frontier = [start]
+            while frontier:
+                nxt = []
+                for r in frontier:
+                    for nb in self.neighbours[r]:
+                        if dist[nb] == 99:
+                            dist[nb] = dist[r] + 1
+                            nxt.append(nb)
+                frontier = nxt
+            table.append(tuple(dist))
+        return tuple(table)
 
     def festivals_in_round(self, rnd: int, num_players: int) -> int:
         entry = self.calendar.get(rnd)

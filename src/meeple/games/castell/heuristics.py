@@ -18,11 +18,13 @@ the bag's order, which it never touches).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Any
 
 from meeple.core.rng import Rng
 
 from . import actions as A
+from .components import Components
 from .state import PHASE_FESTIVAL, PHASE_OVER, CastellState, Festival
 from .solver_cache import best_for_festival, tallest, tower_for
 from .towers import festival_score
@@ -30,20 +32,9 @@ from .towers import festival_score
 TOKEN_COST = 0.6  # a special action token spent on a recruit or a move
 
 
-def distances(state: CastellState, start: int) -> list[int]:
-    """Roads between `start` and every region (breadth-first)."""
-    dist = [99] * 7
-    dist[start] = 0
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for r in frontier:
-            for nb in state.comp.neighbours[r]:
-                if dist[nb] == 99:
-                    dist[nb] = dist[r] + 1
-                    nxt.append(nb)
-        frontier = nxt
-    return dist
+def distances(state: CastellState, start: int) -> tuple[int, ...]:
+    """Roads between `start` and every region (the component set's precomputed table)."""
+    return state.comp.distances[start]
 
 
 def targets(state: CastellState, seat: int) -> list[tuple[float, Festival]]:
@@ -71,34 +62,42 @@ def wishes(goals: list[tuple[float, Festival]]) -> list[float]:
     return want
 
 
-def tiles_in_reach(state: CastellState, seat: int) -> list[tuple[float, int]]:
+def tiles_in_reach(state: CastellState, seat: int) -> tuple[tuple[float, int], ...]:
     """Unclaimed local performance tiles the seat could claim soon, with a weight: its own
     region's count fully, the neighbours' half (one move away)."""
     here = state.pawn[seat]
     if here < 0 or not state.tokens_left[seat]:
-        return []
+        return ()
     out = [(1.0, t) for t in state.region_tiles[here] if t >= 0]
     for nb in state.comp.neighbours[here]:
         out.extend((0.5, t) for t in state.region_tiles[nb] if t >= 0)
-    return out
+    return tuple(out)
 
 
 def _tile_value(state: CastellState, team: tuple[int, ...], skills: tuple[int, ...],
-                reach: list[tuple[float, int]]) -> float:
+                reach: tuple[tuple[float, int], ...]) -> float:
     """Stars of the tiles in reach that this team and these skills can perform."""
-    tiles = state.comp.local_tiles
+    return _doable_stars(state.comp, team, skills, reach)
+
+
+@lru_cache(maxsize=1 << 16)
+def _doable_stars(comp: Components, team: tuple[int, ...], skills: tuple[int, ...],
+                  reach: tuple[tuple[float, int], ...]) -> float:
+    """`_tile_value`, memoised: greedy playouts in a search ask the same few questions
+    thousands of times, and each answer needs a solver check per tile."""
+    tiles = comp.local_tiles
     return sum(weight * tiles[t].stars for weight, t in reach if tower_for(team, skills, tiles[t]) is not None)
 
 
 def _place_value(state: CastellState, seat: int, region: int, goals: list[tuple[float, Festival]],
                  want: list[float]) -> float:
     dist = distances(state, region)
-    value = sum(weight * 3.0 / (1 + dist[fest.region]) for weight, fest in goals)
+    value = sum([weight * 3.0 / (1 + dist[fest.region]) for weight, fest in goals])
     pool = state.pool[region]
-    value += 0.15 * sum(pool[s] * (0.3 + want[s]) for s in range(1, 11))
+    value += 0.15 * sum([pool[s] * (0.3 + want[s]) for s in range(1, 11) if pool[s]])
     if state.tokens_left[seat]:
         team, skills = tuple(state.teams[seat]), tuple(state.skills[seat])
-        value += 0.5 * _tile_value(state, team, skills, [(1.0, t) for t in state.region_tiles[region] if t >= 0])
+        value += 0.5 * _tile_value(state, team, skills, tuple((1.0, t) for t in state.region_tiles[region] if t >= 0))
     return value
 
 
@@ -161,7 +160,7 @@ def choose(state: CastellState, rng: Rng) -> Any:
     base: dict[str, Any] = {}
     if state.pawn[seat] >= 0:
         base["place"] = _place_value(state, seat, state.pawn[seat], goals, want)
-    base["reach"] = tiles_in_reach(state, seat) if any(type(a) in (A.Recruit, A.SingleRecruit, A.Train) for a in acts) else []
+    base["reach"] = tiles_in_reach(state, seat) if any(type(a) in (A.Recruit, A.SingleRecruit, A.Train) for a in acts) else ()
     if base["reach"]:
         base["tiles"] = _tile_value(state, tuple(state.teams[seat]), tuple(state.skills[seat]), base["reach"])
     if any(type(a) is A.Train for a in acts):

@@ -12,6 +12,7 @@ may see: its own hand, the board, the display, the public collections and piles.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Sequence
 
 from meeple.core.rng import Rng
@@ -36,25 +37,53 @@ ENDING_BONUS = 1.5  # bringing the first druid home ends the game with this roun
 
 def potential(counts: Sequence[int]) -> float:
     """Soft worth of a collection: the sum of WEIGHT over its amulets (C2)."""
+    return _potential(tuple(counts))
+
+
+# Search playouts ask about the same few collections over and over (a collection changes by one
+# part at a time), so the pure functions of a collection below are memoised on tuples.
+@lru_cache(maxsize=1 << 16)
+def _potential(counts: tuple[int, ...]) -> float:
     return sum(WEIGHT[sum(1 for c in counts if c > k)] for k in range(max(counts)))
 
 
 def gain(counts: Sequence[int], t: int) -> float:
     """How much one more part of type t adds to `potential`."""
-    level = counts[t]
-    size = sum(1 for c in counts if c > level)
-    return WEIGHT[size + 1] - WEIGHT[size]
+    return _gains(tuple(counts))[t]
 
 
 def loss(counts: Sequence[int], t: int) -> float:
     """How much losing one part of type t takes from `potential` (counts[t] > 0)."""
-    level = counts[t] - 1
-    size = sum(1 for c in counts if c > level)
-    return WEIGHT[size] - WEIGHT[size - 1]
+    return _losses(tuple(counts))[t]
+
+
+@lru_cache(maxsize=1 << 16)
+def _gains(counts: tuple[int, ...]) -> tuple[float, ...]:
+    """`gain` for every part type at once."""
+    out = []
+    for level in counts:
+        size = sum(1 for c in counts if c > level)
+        out.append(WEIGHT[size + 1] - WEIGHT[size])
+    return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)
+def _losses(counts: tuple[int, ...]) -> tuple[float, ...]:
+    """`loss` for every part type at once (meaningless for types the collection lacks)."""
+    out = []
+    for held in counts:
+        size = sum(1 for c in counts if c > held - 1)
+        out.append(WEIGHT[size] - WEIGHT[size - 1])
+    return tuple(out)
 
 
 def best_takes(counts: Sequence[int], display: Sequence[int], n: int) -> float:
     """Value of taking the n best parts from the display one by one."""
+    return _best_takes(tuple(counts), tuple(display), n)
+
+
+@lru_cache(maxsize=1 << 16)
+def _best_takes(counts: tuple[int, ...], display: tuple[int, ...], n: int) -> float:
     mine = list(counts)
     shown = list(display)
     total = 0.0
@@ -62,8 +91,9 @@ def best_takes(counts: Sequence[int], display: Sequence[int], n: int) -> float:
         options = [t for t in range(NUM_PART_TYPES) if shown[t]]
         if not options:
             break
-        t = max(options, key=lambda u: gain(mine, u))
-        total += gain(mine, t)
+        gains = _gains(tuple(mine))
+        t = max(options, key=gains.__getitem__)
+        total += gains[t]
         mine[t] += 1
         shown[t] -= 1
     return total
@@ -71,14 +101,20 @@ def best_takes(counts: Sequence[int], display: Sequence[int], n: int) -> float:
 
 def cheapest_losses(counts: Sequence[int], n: int) -> float:
     """Value lost by giving up the n least useful parts one by one."""
+    return _cheapest_losses(tuple(counts), n)
+
+
+@lru_cache(maxsize=1 << 16)
+def _cheapest_losses(counts: tuple[int, ...], n: int) -> float:
     mine = list(counts)
     total = 0.0
     for _ in range(n):
         options = [t for t in range(NUM_PART_TYPES) if mine[t]]
         if not options:
             break
-        t = min(options, key=lambda u: loss(mine, u))
-        total += loss(mine, t)
+        losses = _losses(tuple(mine))
+        t = min(options, key=losses.__getitem__)
+        total += losses[t]
         mine[t] -= 1
     return total
 
@@ -185,9 +221,11 @@ def choose(state: CelticaState, rng: Rng):
         ties = [a for v, a in scored if v >= top - 1e-9]
         return ties[rng.below(len(ties))]
     if kind == KIND_TAKE:
-        return max(legal, key=lambda a: gain(state.parts[p], a.part))
+        gains = _gains(tuple(state.parts[p]))
+        return max(legal, key=lambda a: gains[a.part])
     if kind == KIND_GIVE:
-        return min(legal, key=lambda a: loss(state.parts[p], a.part))
+        losses = _losses(tuple(state.parts[p]))
+        return min(legal, key=lambda a: losses[a.part])
     if kind == KIND_CULT:
         return legal[1] if cult_draw_value(state, p) > DRAW_THRESHOLD else legal[0]
     return legal[rng.below(len(legal))]
