@@ -157,3 +157,34 @@ def test_greedy_recruits_toward_a_tile_in_reach():
     s.pool[region("valls")] = team(s10=1, s5=1, s8=1)
     s.used = 4 | 8
     assert H.choose(s, Rng(0)) == A.RECRUITS[5]
+
+
+def test_road_distance_table_matches_a_breadth_first_search():
+    comp = GAME.new_game(2, seed=1).comp
+    for start in range(len(comp.neighbours)):
+        dist, frontier = {start: 0}, [start]
+        while frontier:
+            reached = []
+            for r in frontier:
+                for nb in comp.neighbours[r]:
+                    if nb not in dist:
+                        dist[nb] = dist[r] + 1
+                        reached.append(nb)
+            frontier = reached
+        assert comp.distances[start] == tuple(dist.get(r, 99) for r in range(len(comp.neighbours)))
+
+
+def test_memoised_tile_value_matches_asking_the_solver_per_tile():
+    # The greedy bot (and so every ISMCTS playout) memoises this sum; it must equal the plain
+    # K10 question asked tile by tile, for teams and skills the game actually reaches.
+    from meeple.games.castell.solver_cache import tower_for
+
+    s, _ = _play(2, 5, {0, 1})
+    rng = Rng(3)
+    tiles = s.comp.local_tiles
+    for _ in range(200):
+        team = tuple(rng.below(4) if size else 0 for size in range(11))
+        skills = tuple(rng.below(4) for _ in range(5))
+        reach = tuple((0.5 + 0.5 * rng.below(2), rng.below(len(tiles))) for _ in range(rng.below(6)))
+        expected = sum(w * tiles[t].stars for w, t in reach if tower_for(team, skills, tiles[t]) is not None)
+        assert H._tile_value(s, team, skills, reach) == expected

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hypothesis import given, strategies as st
+
 from meeple.ai.bots import make_bot
 from meeple.ai.match import play_game
 from meeple.core.registry import heuristics as heuristics_of
@@ -94,3 +96,31 @@ def test_evaluate_gives_chances_in_0_1():
     while not end.is_terminal:
         end.apply(rng.choice(end.legal_actions()))
     assert heuristics.evaluate(end) == end.rewards()
+
+
+@given(st.lists(st.integers(min_value=0, max_value=10), min_size=9, max_size=9),
+       st.lists(st.integers(min_value=0, max_value=3), min_size=9, max_size=9),
+       st.integers(min_value=0, max_value=4))
+def test_memoised_amulet_arithmetic_matches_its_definition(counts, display, n):
+    # The search leans on these memos; they must answer exactly what the plain C2 sums would.
+    def size_above(c, level):
+        return sum(1 for x in c if x > level)
+
+    for t in range(9):
+        size = size_above(counts, counts[t])
+        assert heuristics.gain(counts, t) == heuristics.WEIGHT[size + 1] - heuristics.WEIGHT[size]
+        if counts[t]:
+            size = size_above(counts, counts[t] - 1)
+            assert heuristics.loss(counts, t) == heuristics.WEIGHT[size] - heuristics.WEIGHT[size - 1]
+    assert heuristics.potential(counts) == sum(
+        heuristics.WEIGHT[size_above(counts, k)] for k in range(max(counts)))
+    mine, shown, expected = list(counts), list(display), 0.0
+    for _ in range(n):
+        options = [t for t in range(9) if shown[t]]
+        if not options:
+            break
+        t = max(options, key=lambda u: heuristics.gain(mine, u))
+        expected += heuristics.gain(mine, t)
+        mine[t] += 1
+        shown[t] -= 1
+    assert heuristics.best_takes(counts, display, n) == expected
