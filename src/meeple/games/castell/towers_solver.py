@@ -387,7 +387,14 @@ def search(
                     need = 1 - found[0]  # only a strictly higher score replaces it
         return found
 
-    result = best(counts, 0, 0, *full, goal.start(), goal.floor())
+    try:
+        result = best(counts, 0, 0, *full, goal.start(), goal.floor())
+    finally:
+        # `best` refers to itself through its closure: a reference cycle that would keep the
+        # memo and the goal alive until the garbage collector runs. A search (ISMCTS) that
+        # pauses the collector would then pile up every solve's leftovers and free them all
+        # inside its time budget. Breaking the cycle frees them here, by reference counting.
+        best = None  # type: ignore[assignment]
     return None if result is None else result[1]
 
 
