@@ -139,6 +139,9 @@ def test_arena_json_is_deterministic_and_plots(tmp_path):
     assert a == b and a["balanced"] is True
     assert [bot["name"] for bot in a["bots"]] == ["ismcts:20", "greedy", "random"]
     assert (tmp_path / "r.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # stderr is a pipe here, not a terminal: progress comes as plain lines, ending at the total
+    progress = first.stderr.strip().splitlines()
+    assert progress and progress[-1].startswith("triqueta: 6/6 games"), first.stderr
 
 
 def test_bench_bot_reports_search_speed():

@@ -40,13 +40,38 @@ def _options(option: Optional[List[str]], board: Optional[Path] = None, componen
     return parse_options(option, board=board, components=components)
 
 
-def _progress_bar() -> Progress:
-    """A progress bar on stderr, shown only when a person watches a terminal; stdout stays clean
-    for --json, so `... --json > out.json` still shows progress."""
-    return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True), disable=not sys.stderr.isatty(), transient=True,
-    )
+class _Progress:
+    """Progress of a long run on stderr, so stdout stays clean for --json (`... --json > out.json`
+    still shows progress). A terminal gets a live bar; a log file or pipe gets a plain line at
+    every tenth of the run, because a bar redrawn in place means nothing there."""
+
+    def __init__(self, label: str, total: int) -> None:
+        self.label, self.total = label, total
+        self.live = sys.stderr.isatty()
+        self.start = time.perf_counter()
+        self.reported = 0
+        self.bar = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+            console=Console(stderr=True), disable=not self.live, transient=True,
+        )
+        self.task = self.bar.add_task(label, total=total)
+
+    def __enter__(self) -> "_Progress":
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.bar.__exit__(None, None, None)
+
+    def update(self, done: int) -> None:
+        self.bar.update(self.task, completed=done)
+        if self.live:
+            return
+        step = max(1, self.total // 10)
+        if done == self.total or done >= self.reported + step:
+            self.reported = done
+            elapsed = time.perf_counter() - self.start
+            print(f"{self.label}: {done}/{self.total} games, {elapsed:.0f} s", file=sys.stderr, flush=True)
 
 
 @app.command()
@@ -106,8 +131,7 @@ def simulate(
     score_sum = dict.fromkeys(distinct, 0.0)
     seats_held = dict.fromkeys(distinct, 0)
     start = time.perf_counter()
-    with _progress_bar() as progress:
-        task = progress.add_task(game, total=games)
+    with _Progress(game, games) as progress:
         for index in range(games):
             seating = rotated_seating(bot_list, players, index)
             _, result = play_game(the_game, seating, derive_seed(seed, index), options)
@@ -115,7 +139,7 @@ def simulate(
                 wins[seating[seat].name] += share
                 score_sum[seating[seat].name] += result.scores[seat]
                 seats_held[seating[seat].name] += 1
-            progress.advance(task)
+            progress.update(index + 1)
     elapsed = time.perf_counter() - start
     report = {
         "game": the_game.name,
@@ -212,10 +236,9 @@ def arena(
     from ..ai.bots import split_bot_specs
 
     specs = split_bot_specs(bots)
-    with _progress_bar() as progress:
-        task = progress.add_task(game, total=games)
-        result = run_arena(game, specs, players, games, seed, workers,
-                           progress=lambda done: progress.update(task, completed=done), options=_options(option))
+    with _Progress(game, games) as progress:
+        result = run_arena(game, specs, players, games, seed, workers, progress=progress.update,
+                           options=_options(option))
     if plot is not None:
         plot_ratings(result, str(plot))
     if as_json:
