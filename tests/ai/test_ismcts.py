@@ -257,6 +257,19 @@ def test_levels_map_to_budgets_a_person_accepts():
     assert LEVELS["easy"]["iterations"] < LEVELS["normal"]["iterations"] < LEVELS["hard"]["iterations"]
 
 
+def test_levels_scale_per_game_but_explicit_budgets_do_not(monkeypatch):
+    import meeple.ai.ismcts as ismcts
+
+    monkeypatch.setitem(ismcts.LEVEL_ITERATION_SCALE, "somegame", 2.5)
+    for level, budget in LEVELS.items():
+        scaled = parse_level(level, "somegame")
+        assert scaled.iterations == round(budget["iterations"] * 2.5)
+        assert scaled.seconds == budget["seconds"]  # the time a person waits stays the same
+        assert parse_level(level, "othergame").iterations == budget["iterations"]
+    assert parse_level("rollout=greedy", "somegame").iterations == round(LEVELS["normal"]["iterations"] * 2.5)
+    assert parse_level("800", "somegame").iterations == 800
+
+
 @pytest.mark.parametrize("name", game_names())
 def test_hard_level_stays_within_its_time_cap_on_real_games(name):
     game = meeple.load(name)
