@@ -87,10 +87,11 @@ GAME_POLICIES: dict[str, dict[str, Any]] = {
     "triominos": {"rollout": "greedy", "cutoff": 16},
 }
 
-#: Games whose levels search more iterations than LEVELS says, within the same time caps. Triominos
-#: iterations are cheap (about 3,000 a second against 2,000 for Castell and Celtica) and its moves
-#: many (every rack tile in every open cell), and its bot gained most from a larger budget: 1,500
-#: iterations won 0.955 of 100 games against random where 600 won 0.89 (docs/ai.md).
+#: Games whose levels search more iterations than LEVELS says, within the same time caps. A
+#: Triominos move has many alternatives (every rack tile in every open cell) and its searches
+#: stayed far below the caps (mid-game Castell and Celtica searches reach them at 600): 1,500
+#: iterations won 0.955 of 100 games against random where 600 won 0.89, and its slowest move in
+#: 400 arena games was 0.73 s (docs/ai.md).
 LEVEL_ITERATION_SCALE: dict[str, float] = {"triominos": 2.5}
 
 
