@@ -160,6 +160,27 @@ def test_a_search_leaves_no_cyclic_garbage(name, players):
     assert leftovers == 0
 
 
+def test_the_collection_a_search_owes_is_made_before_the_move_ends():
+    """Allocations counted while the collector was paused would trigger a collection at the
+    first allocation after the search, inside the move and after its deadline (0.10 s once,
+    making a 1 s move 1.10 s). The search pays it within its budget: afterwards the young
+    generations' counts are below their thresholds, so nothing is owed."""
+    import gc
+
+    game = meeple.load("castell")
+    state = game.new_game(2, seed=5)
+    bot = ISMCTSBot(parse_level("100", "castell"))
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        bot.search(state, Rng(6))
+        young, middle, _ = gc.get_count()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert bot.last.iterations == 100
+    assert young < gc.get_threshold()[0] and middle < gc.get_threshold()[1]
+
+
 def test_slow_playouts_are_cut_at_the_deadline():
     """A playout policy slower than the budget: the iteration is dropped, not finished late."""
     state = ai_toygame.ToyGame().new_game(2, seed=3)
