@@ -94,8 +94,8 @@ def outlook_by_definition(state, action) -> float:
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
 def test_hexagon_outlook_matches_its_definition(seed, players):
-    """The greedy policy computes the outlook without copying the board (a quarter of a search's
-    time went to copies); it must still equal the copy-and-look definition in every position."""
+    """The greedy policy computes the outlook without copying the board (copies slowed searches);
+    it must still equal the copy-and-look definition in every position."""
     state = GAME.new_game(players, seed=seed)
     rng = Rng(seed)
     while not state.is_terminal:

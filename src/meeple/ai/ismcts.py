@@ -149,14 +149,11 @@ class ISMCTSBot(Bot):
         budget counts from `start` (a `time.perf_counter()` value; default: now)."""
         if start is None:
             start = time.perf_counter()
-        # A full garbage collection can pause for tens of milliseconds once a process holds
-        # large caches (Castell's solver), which alone would break the 10% time promise; the
-        # search makes no reference cycles, so the collector waits until the move is chosen.
-        # The allocations counted while it was paused trigger a collection at the first
-        # allocation after it resumes, which would land after the deadline, inside the move (a
-        # full one took up to 0.16 s in a Castell process). Collecting the young generations here,
-        # within the budget's margin, resets those counts; the next collection, and any of the
-        # oldest generation, then happens outside the move or at the start of the next search.
+        # A garbage collection can pause for 0.1 s or more once a process holds large caches
+        # (Castell's solver), which alone would break the 10% time promise; the search makes no
+        # reference cycles, so the collector is paused. Resuming it would trigger the collection
+        # its counts owe at the next allocation, inside the move after the deadline; collecting
+        # the young generations before resuming, within the margin, settles those counts.
         collecting = gc.isenabled()
         gc.disable()
         try:
@@ -320,9 +317,9 @@ def parse_level(level: str | None, game: str | None = None) -> SearchConfig:
     parts = [p.strip() for p in (level or "normal").split(",") if p.strip()] or ["normal"]
     head, rest = parts[0], parts[1:]
     budget: dict[str, Any]
-    if head in LEVELS or "=" in head:
-        if "=" in head:
-            head, rest = "normal", parts
+    if "=" in head:
+        head, rest = "normal", parts
+    if head in LEVELS:
         budget = dict(LEVELS[head])
         budget["iterations"] = round(budget["iterations"] * LEVEL_ITERATION_SCALE.get(game or "", 1.0))
     else:

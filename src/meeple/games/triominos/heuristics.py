@@ -25,7 +25,7 @@ from .board import EMPTY
 from .geometry import CORNERS, POINT_CELLS
 from .scoring import BONUS_POINTS, DRAW_PENALTY, OUT_BONUS
 from .state import TriominosState
-from .tiles import FIT, SUM, shown
+from .tiles import FIT, SUM, pattern, shown
 
 #: Share of a hexagon bonus charged for leaving the opponents a completable hexagon (RISK), and
 #: credited for one that a tile on our own rack completes (CHANCE). In self-play duels the term
@@ -52,18 +52,15 @@ def _hexagon_outlook(state: TriominosState, action: Place) -> float:
     mine.discard(t)
     unseen = len(state.pool) + sum(len(rack) for seat, rack in enumerate(state.racks) if seat != me)
     theirs = unseen - len(state.pool)
-    # The numbers on the board once the tile is down: it marks only points no tile touched yet.
-    # Computed here rather than on a cloned board, which was a quarter of a search's time.
+    # The hole's corner pattern once the tile is down (the tile marks only points no tile touched
+    # yet), read off the board as it is: copying the board to place the tile made searches slower.
     numbers = dict(zip(CORNERS[c], shown(t, r)))
     vnum, occ, placed = board.vnum, board.occ, board.placed
     outlook = 0.0
     for p in corners:
         hole = next(n for n in POINT_CELLS[p] if n != c and occ[n] == EMPTY)
-        q0, q1, q2 = CORNERS[hole]
-        pattern = 0
-        for q in (q0, q1, q2):
-            pattern = pattern * 7 + (vnum[q] or (numbers[q] + 1 if q in numbers else 0))
-        for tile, _ in FIT[pattern]:
+        after = pattern(*(vnum[q] or numbers.get(q, -1) + 1 for q in CORNERS[hole]))
+        for tile, _ in FIT[after]:
             if placed[tile] or tile == t:
                 continue
             if tile in mine:
