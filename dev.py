@@ -2,7 +2,7 @@
 """Set-up and entry point on a fresh machine: needs only Python 3.11+.
 
     python3 dev.py play    # an interactive game of Triqueta against two bots
-    python3 dev.py test    # the whole test suite
+    python3 dev.py test    # the whole test suite: ruff, mypy, then pytest
 
 Each creates (or reuses) the virtual environment `.venv` beside this file, installs meeple with
 its test dependencies when pyproject.toml changed, then runs. Extra arguments pass through:
@@ -52,6 +52,11 @@ def main(argv: list[str]) -> int:
     if command == "play":
         args = [str(BIN / "meeple"), "play", "triqueta", "--players", "3", "--bots", "greedy,greedy", *rest]
     elif command == "test":
+        if not rest:  # the full check: lint and types first (fast), then every test
+            for check in (["ruff", "check", "."], ["mypy"]):
+                print(f"$ {' '.join(check)}", flush=True)
+                if subprocess.run([str(BIN / check[0]), *check[1:]], cwd=ROOT).returncode:
+                    return 1
         args = [str(BIN / "python"), "-m", "pytest", *rest]
     else:
         args = [str(BIN / "meeple"), *rest]

@@ -117,8 +117,8 @@ def test_unknown_language_is_rejected():
 
 
 def test_every_catalog_key_exists_in_both_languages():
-    from importlib import resources
     import tomllib
+    from importlib import resources
 
     from meeple.core.i18n import _flatten
 

@@ -1,6 +1,7 @@
 from collections import Counter
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from meeple.core.rng import Rng, seed_from
 

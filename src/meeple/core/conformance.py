@@ -9,8 +9,9 @@ and determinism from the seed. A game adds its own invariants through `extra`.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from itertools import islice
-from typing import Any, Callable
+from typing import Any
 
 from .errors import IllegalAction
 from .protocol import Game, State

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import string
 import tomllib
-from functools import lru_cache
+from collections.abc import Mapping, Sequence
+from functools import cache
 from importlib import resources
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .errors import DataError, OptionError
 
@@ -36,7 +37,7 @@ def _flatten(table: Mapping[str, Any], prefix: str = "") -> dict[str, str]:
     return flat
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(package: str, lang: str) -> dict[str, str]:
     try:
         text = resources.files(package).joinpath("locale", f"{lang}.toml").read_text(encoding="utf-8")

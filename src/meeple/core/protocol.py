@@ -8,17 +8,48 @@ complete position, hidden information included; what a seat may see comes out on
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable, Mapping, Protocol, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from .errors import IllegalAction, OptionError, RecordError
 from .rng import Rng, seed_from
+from .shares import win_shares
+from .statefields import CONTEXT, SHARED, decode_state, encode_state
 
 
 class Action(Protocol):
     """An immutable move value. Each game defines its own action types."""
 
     def to_json(self) -> dict[str, Any]: ...
+
+
+ActionT = TypeVar("ActionT", bound=Action)
+StateT = TypeVar("StateT", bound="State[Any]")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchTuning:
+    """How a search bot should play this game, chosen with the arena (docs/ai.md).
+
+    `rollout` is "random" (to the end; needs nothing but the protocol) or "greedy" (the game's
+    heuristics), cut off after `cutoff` plies and scored by the heuristics' `evaluate`;
+    `exploration` overrides the search's constant; `iteration_scale` multiplies every level's
+    iteration count within the same time caps (a game with many alternatives per move)."""
+
+    rollout: str = "random"
+    cutoff: int | None = None
+    exploration: float | None = None
+    iteration_scale: float = 1.0
+
+    def settings(self) -> dict[str, Any]:
+        """The search settings this tuning sets (those left at their default are omitted)."""
+        out: dict[str, Any] = {"rollout": self.rollout}
+        if self.cutoff is not None:
+            out["cutoff"] = self.cutoff
+        if self.exploration is not None:
+            out["exploration"] = self.exploration
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +130,7 @@ class Event:
         return f"Event({self.key!r}, player={self.player}, params={self.params}, secret={self.secret})"
 
 
-class Game(ABC):
+class Game(ABC, Generic[StateT, ActionT]):
     """A game definition. Subclasses set the class attributes and the abstract methods."""
 
     name: ClassVar[str]
@@ -107,8 +138,17 @@ class Game(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    #: The game's State class: `new_game` calls its `initial`, `from_json` its `from_json`.
+    state_class: ClassVar[type[State[Any]]]
     #: Module holding the game's optional bot heuristics (see meeple.core.registry).
     heuristics_module: ClassVar[str | None] = None
+    #: How search bots should play this game.
+    search: ClassVar[SearchTuning] = SearchTuning()
+
+    def benchmarks(self) -> Mapping[str, Callable[[float, int], dict[str, Any]]]:
+        """Extra benchmarks of this game's own parts for `meeple bench GAME --part NAME`:
+        name -> function(seconds, seed) returning a JSON-safe report with a `summary` line."""
+        return {}
 
     # -- construction -------------------------------------------------------------------------
     def check_players(self, num_players: int) -> None:
@@ -131,7 +171,7 @@ class Game(ABC):
             resolved[name] = specs[name].coerce(value)
         return resolved
 
-    def new_game(self, num_players: int, seed: int | str | None = None, **options: Any) -> "State":
+    def new_game(self, num_players: int, seed: int | str | None = None, **options: Any) -> StateT:
         """A fresh game. The same seed and options always give the same game."""
         self.check_players(num_players)
         resolved = self.resolve_options(options)
@@ -139,11 +179,9 @@ class Game(ABC):
             seed_value = seed_from(seed)
         except (TypeError, ValueError):
             raise OptionError(f"the seed must be a whole number, not {seed!r}") from None
-        return self._new_state(num_players, seed_value, resolved)
-
-    @abstractmethod
-    def _new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> "State":
-        """Set up a game from validated arguments."""
+        if not hasattr(self, "state_class"):  # TRANSITION: a game not yet reshaped
+            return self._new_state(num_players, seed_value, resolved)  # type: ignore[attr-defined, no-any-return]
+        return cast(StateT, self.state_class.initial(self, num_players, seed_value, resolved))
 
     # -- actions ------------------------------------------------------------------------------
     @abstractmethod
@@ -151,60 +189,74 @@ class Game(ABC):
         """Size of the integer action space for this player count and options."""
 
     @abstractmethod
-    def action_from_json(self, obj: Any) -> Action:
+    def action_from_json(self, obj: Any) -> ActionT:
         """Decode an action; raises RecordError naming what is malformed."""
 
     # -- serialization ------------------------------------------------------------------------
-    def from_json(self, obj: Any) -> "State":
+    def from_json(self, obj: Any) -> StateT:
         """Rebuild a state from `State.to_json()`; raises RecordError when malformed."""
         if not isinstance(obj, dict) or obj.get("game") != self.name:
             raise RecordError(f"not a serialized {self.title} state")
         try:
-            return self._state_from_json(obj)
+            if not hasattr(self, "state_class"):  # TRANSITION: a game not yet reshaped
+                return self._state_from_json(obj)  # type: ignore[attr-defined, no-any-return]
+            return cast(StateT, self.state_class.from_json(self, obj))
         except RecordError:
             raise
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise RecordError(f"malformed {self.title} state: {exc!r}") from None
 
-    @abstractmethod
-    def _state_from_json(self, obj: dict[str, Any]) -> "State":
-        """Decode a state; may raise KeyError/TypeError/ValueError on malformed input."""
 
+@dataclass(slots=True, eq=False, repr=False)
+class State(ABC, Generic[ActionT]):
+    """A complete game position. Mutable: `apply`/`step` change it in place; `clone` copies.
 
-class State(ABC):
-    """A complete game position. Mutable: `apply`/`step` change it in place; `clone` copies."""
+    Game states are `@game_state` dataclasses: these five fields come first, then the game's
+    own, each declared once with its type (see meeple.core.statefields). `current` is the seat
+    to act and `over` the one game-over flag of every game."""
 
-    game: Game
+    game: Game[Any, Any] = field(metadata=CONTEXT)
     num_players: int
-    options: dict[str, Any]
+    options: dict[str, Any] = field(metadata=SHARED)
+    current: int
+    over: bool
+
+    # -- construction ---------------------------------------------------------------------------
+    @classmethod
+    # TRANSITION: abstract again once every game is reshaped
+    def initial(
+        cls: type[StateT], game: Game[Any, Any], num_players: int, seed: int, options: dict[str, Any]
+    ) -> StateT:
+        """The position at the start of a game (set-up done) from validated arguments."""
+        raise TypeError(f"{cls.__name__} defines no initial()")
 
     # -- whose turn, and what they may do -----------------------------------------------------
     @property
-    @abstractmethod
     def current_player(self) -> int | None:
         """The seat to act, or None when the game is over."""
+        return None if self.over else self.current
 
     @property
     def is_terminal(self) -> bool:
-        return self.current_player is None
+        return self.current_player is None  # TRANSITION: `return self.over` once every game is reshaped
 
     @abstractmethod
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> list[ActionT]:
         """Every legal action of the current player, in a fixed order."""
 
     @abstractmethod
-    def action_id(self, action: Action) -> int:
+    def action_id(self, action: ActionT) -> int:
         """The integer id of `action` in [0, num_actions)."""
 
     @abstractmethod
-    def action_from_id(self, action_id: int) -> Action:
+    def action_from_id(self, action_id: int) -> ActionT:
         """The action with this id in this position (raises IllegalAction if out of range)."""
 
     def legal_action_ids(self) -> list[int]:
         return [self.action_id(a) for a in self.legal_actions()]
 
     # -- changing the state -------------------------------------------------------------------
-    def apply(self, action: Action) -> list[Event]:
+    def apply(self, action: ActionT) -> list[Event]:
         """Perform `action` completely and say what happened, or raise IllegalAction and change
         nothing."""
         if self.current_player is None:
@@ -217,19 +269,19 @@ class State(ABC):
     def apply_id(self, action_id: int) -> list[Event]:
         return self.apply(self.action_from_id(action_id))
 
-    def step(self, action: Action) -> None:
+    def step(self, action: ActionT) -> None:
         """Perform an action already known to be legal, without events: the fast path for
         search and simulation. Never call it with an unchecked action."""
         self._do(action, None)
 
-    def _check(self, action: Action) -> None:
+    def _check(self, action: ActionT) -> None:
         """Raise IllegalAction (naming the rule) unless `action` is legal now. Games override
         this to give precise reasons; the default compares with `legal_actions()`."""
         if action not in self.legal_actions():
             raise IllegalAction("rules", f"{action!r} is not a legal move now")
 
     @abstractmethod
-    def _do(self, action: Action, log: list[Event] | None) -> None:
+    def _do(self, action: ActionT, log: list[Event] | None) -> None:
         """Perform a legal action; append events to `log` unless it is None."""
 
     # -- results ------------------------------------------------------------------------------
@@ -247,9 +299,7 @@ class State(ABC):
 
     def rewards(self) -> list[float]:
         """Search reward per seat: winners share 1, the rest get 0."""
-        won = self.winners()
-        share = 1.0 / len(won) if won else 0.0
-        return [share if seat in won else 0.0 for seat in range(self.num_players)]
+        return win_shares(self.winners(), self.num_players)
 
     # -- information --------------------------------------------------------------------------
     @abstractmethod
@@ -257,24 +307,53 @@ class State(ABC):
         """Everything `player` may see and nothing else, JSON-safe; None is a spectator."""
 
     @abstractmethod
-    def determinize(self, observer: int, rng: Rng) -> "State":
+    def determinize(self: StateT, observer: int, rng: Rng) -> StateT:
         """A full state consistent with what `observer` has seen, every unseen thing re-sampled."""
 
     @abstractmethod
-    def clone(self) -> "State":
-        """An independent copy (hand-written, cheap)."""
+    def clone(self: StateT) -> StateT:
+        """An independent copy (generated from the fields by `@game_state`)."""
 
-    @abstractmethod
+    # -- serialization --------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """The complete state, hidden information included (for saving, not for players)."""
+        return {"game": self.game.name, **encode_state(self)}
+
+    @classmethod
+    def from_json(cls: type[StateT], game: Game[Any, Any], obj: dict[str, Any]) -> StateT:
+        """Decode `to_json()`'s form: every field type-checked, then `validate()`."""
+        players = obj.get("num_players")
+        options = obj.get("options")
+        try:
+            game.check_players(players)  # type: ignore[arg-type]
+            if not isinstance(options, dict):
+                raise OptionError(f"options must be an object, not {options!r}")
+            options = game.resolve_options(options)
+        except OptionError as exc:
+            raise RecordError(f"{game.title} state: {exc}") from None
+        given = {"game": game, "num_players": players, "options": options}
+        state = decode_state(cls, obj, given, f"{game.title} state")
+        state.validate()
+        return state
+
+    def validate(self) -> None:
+        """Raise RecordError naming the field unless this (just decoded) state is consistent:
+        ranges, components conserved, whose turn. Called by `from_json` after the type checks."""
 
 
-def check_seat(state: State, seat: int | None, allow_none: bool = True) -> None:
+def check_seat(state: State[Any], seat: int | None, allow_none: bool = True) -> None:
     """Validate a seat argument to `view` or `determinize`."""
     if seat is None and allow_none:
         return
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
         raise OptionError(f"no seat {seat!r} in a {state.num_players}-player game")
+
+
+def check_action_id(action_id: object, count: int, title: str) -> int:
+    """`action_id` if it is a whole number in [0, count), else IllegalAction naming the range."""
+    if type(action_id) is not int or not 0 <= action_id < count:
+        raise IllegalAction("ids", f"no {title} action id {action_id!r} (0 to {count - 1})")
+    return action_id
 
 
 def winners_by_key(keys: Sequence[Any]) -> list[int]:

@@ -7,9 +7,10 @@ re-creates every state exactly, because all randomness flows from the seed.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import MeepleError, RecordError
 from .protocol import Action, State
@@ -64,7 +65,7 @@ class GameRecord:
         }
 
     @classmethod
-    def from_json(cls, obj: Any) -> "GameRecord":
+    def from_json(cls, obj: Any) -> GameRecord:
         if not isinstance(obj, dict) or obj.get("format") != FORMAT:
             raise RecordError(f"not a meeple game record (missing \"format\": \"{FORMAT}\")")
         if obj.get("version") != VERSION:
@@ -90,7 +91,7 @@ class GameRecord:
         path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, path: Path) -> "GameRecord":
+    def load(cls, path: Path) -> GameRecord:
         try:
             text = Path(path).read_text(encoding="utf-8")
         except OSError as exc:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from .errors import OptionError
@@ -32,7 +32,7 @@ def games() -> list[str]:
     return sorted(name for name, path in GAMES.items() if _installed(path))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load(name: str) -> Game:
     """The `Game` called `name` (e.g. "triqueta")."""
     key = str(name).strip().lower()
@@ -43,7 +43,7 @@ def load(name: str) -> Game:
     return cls()
 
 
-@lru_cache(maxsize=None)
+@cache
 def heuristics(game: Game) -> Any | None:
     """The game's optional heuristics module (a `choose(state, rng)` greedy policy and an
     optional `evaluate(state)`), found by name so `meeple.ai` never imports a game."""

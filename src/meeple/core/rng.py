@@ -7,7 +7,8 @@ SplitMix64 is small, fast enough in CPython, and statistically fine for shuffles
 
 from __future__ import annotations
 
-from typing import MutableSequence, Sequence, TypeVar
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -65,7 +66,7 @@ class Rng:
             items[i], items[j] = items[j], items[i]
         self.state = s
 
-    def clone(self) -> "Rng":
+    def clone(self) -> Rng:
         return Rng(self.state)
 
 

@@ -49,7 +49,7 @@ def ascii_board(view: dict[str, Any]) -> list[list[tuple[str, str]]]:
 
     def put(row: int, col: int, ch: str, style: str) -> None:
         old = marks.get((row, col))
-        if old is None or style == LAST_STYLE or old[1] == EDGE_STYLE and style != EDGE_STYLE:
+        if old is None or style == LAST_STYLE or (old[1] == EDGE_STYLE and style != EDGE_STYLE):
             marks[(row, col)] = (ch, style)
 
     for i, tile in enumerate(tiles):
@@ -101,7 +101,10 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
     """The table as `seat` sees it: header, the lattice drawing, scores and racks."""
     options = view.get("options", {})
     header = [cat.text("view.round", round=view["round"])]
-    header.append(cat.text("view.match", target=options.get("target", 400)) if options.get("match") else cat.text("view.single"))
+    if options.get("match"):
+        header.append(cat.text("view.match", target=options.get("target", 400)))
+    else:
+        header.append(cat.text("view.single"))
     header.append(cat.text("view.pool", count=view["pool"]))
     current = view.get("current_player")
     if current is not None:
@@ -117,7 +120,7 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
     scores.add_column(cat.text("view.racks"), justify="right")
     for s, (score, size) in enumerate(zip(view["scores"], view["rack_sizes"])):
         name = cat.player(s)
-        style = "bold" if s == current else None
+        style = "bold" if s == current else ""
         scores.add_row(Text(name, style=style), str(score), str(size))
     parts: list[RenderableType] = [Text("  ·  ".join(header), style="bold"), _board_text(view, cat), scores]
     if view.get("rack") is not None:
@@ -136,7 +139,8 @@ def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any]
     params = {k: v for k, v in action_json.items() if k != "type"}
     label = cat.text(f"action.{kind}", **params)
     if kind == "place" and view is not None:
-        key = open_keys(view).get((params.get("x"), params.get("y"), params.get("dir")))
+        where: tuple[Any, Any, Any] = (params.get("x"), params.get("y"), params.get("dir"))
+        key = open_keys(view).get(where)
         if key is not None:
             label = f"[{key}] {label}"
     return label

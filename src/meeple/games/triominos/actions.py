@@ -1,11 +1,11 @@
-"""Moves and their integer ids.
+"""Moves, their integer ids and their JSON form.
 
 Ids: a placement of tile t on the window cell with index w is ``t * NUM_WINDOW + w``; then come
 DRAW, PASS and STOP. The rotation is not part of the id: on a cell that touches the board along
 an edge at most one rotation of a tile fits (the edge fixes which two numbers meet, and a tile's
 three clockwise pairs are distinct unless it is a triple, which looks alike in every rotation);
 the opening tile always goes on ORIGIN in rotation 0. ``action_from_id`` restores the rotation
-from the position.
+from the position's fits.
 """
 
 from __future__ import annotations
@@ -13,10 +13,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from meeple.core.errors import RecordError
-
-from .geometry import NUM_CELLS, UP, WINDOW_INDEX, cell, cell_xyd
-from .tiles import INDEX, NAME, ROTATIONS
+from meeple.core.checks import whole_in_range
+from meeple.core.errors import IllegalAction, RecordError
+from meeple.core.protocol import check_action_id
+from meeple.games.triominos.components import NAME, NUM_TILES, ROTATIONS, tile_named
+from meeple.games.triominos.geometry import (
+    NUM_WINDOW,
+    RECORD_REACH,
+    UP,
+    WINDOW_CELLS,
+    WINDOW_INDEX,
+    cell,
+    cell_xyd,
+    in_window,
+)
 
 
 class Place(NamedTuple):
@@ -28,7 +38,8 @@ class Place(NamedTuple):
 
     def to_json(self) -> dict[str, Any]:
         x, y, d = cell_xyd(self.cell)
-        return {"type": "place", "tile": NAME[self.tile], "x": x, "y": y, "dir": "up" if d == UP else "down", "rot": self.rot}
+        direction = "up" if d == UP else "down"
+        return {"type": "place", "tile": NAME[self.tile], "x": x, "y": y, "dir": direction, "rot": self.rot}
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +72,33 @@ STOP = Stop()
 
 Action = Place | Draw | Pass | Stop
 
+#: The first id after the placements: DRAW, then PASS, then STOP.
+DRAW_ID = NUM_TILES * NUM_WINDOW
+#: Every id, for every player count and option.
+NUM_ACTIONS = DRAW_ID + 3
 
-def _int(obj: dict[str, Any], key: str) -> int:
-    value = obj.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise RecordError(f"place action field {key!r} must be a whole number, not {value!r}")
-    return value
+
+def action_id(action: Action) -> int:
+    """The id of `action` (see the module docstring)."""
+    if type(action) is Place:
+        return action.tile * NUM_WINDOW + WINDOW_INDEX[action.cell]
+    if type(action) is Draw:
+        return DRAW_ID
+    if type(action) is Pass:
+        return DRAW_ID + 1
+    if type(action) is Stop:
+        return DRAW_ID + 2
+    raise IllegalAction("ids", f"{action!r} is not a Triominos action")
+
+
+def action_from_id(number: object, fits: list[dict[int, int]]) -> Action:
+    """The action with id `number`, a placement turned the way it fits (`Board.fits`)."""
+    number = check_action_id(number, NUM_ACTIONS, "Triominos")
+    if number >= DRAW_ID:
+        return (DRAW, PASS, STOP)[number - DRAW_ID]
+    t, w = divmod(number, NUM_WINDOW)
+    c = WINDOW_CELLS[w]
+    return Place(t, c, fits[t].get(c, 0))
 
 
 def action_from_json(obj: Any) -> Action:
@@ -82,20 +114,16 @@ def action_from_json(obj: Any) -> Action:
         return STOP
     if kind != "place":
         raise RecordError(f"unknown Triominos action type {kind!r} (place, draw, pass, stop)")
-    name = obj.get("tile")
-    if name not in INDEX:
-        raise RecordError(f"no tile {name!r}: tiles are written a-b-c with 0 <= a <= b <= c <= 5")
-    tile = INDEX[name]
-    x, y, rot = _int(obj, "x"), _int(obj, "y"), _int(obj, "rot")
+    tile = tile_named(obj.get("tile"), "place action field 'tile'")
+    x = whole_in_range(obj.get("x"), -RECORD_REACH, RECORD_REACH, "place action field 'x'")
+    y = whole_in_range(obj.get("y"), -RECORD_REACH, RECORD_REACH, "place action field 'y'")
+    rot = whole_in_range(obj.get("rot"), 0, 2, "place action field 'rot'")
     direction = obj.get("dir")
     if direction not in ("up", "down"):
         raise RecordError(f"place action field 'dir' must be \"up\" or \"down\", not {direction!r}")
     if rot not in ROTATIONS[tile]:
-        raise RecordError(f"tile {name} has rotations {list(ROTATIONS[tile])}, not {rot}")
-    if not (-30 <= x <= 30 and -30 <= y <= 30):
-        raise RecordError(f"cell ({x},{y}) is outside the board window")
+        raise RecordError(f"tile {NAME[tile]} has rotations {list(ROTATIONS[tile])}, not {rot}")
     c = cell(x, y, 0 if direction == "up" else 1)
-    if not (0 <= c < NUM_CELLS) or WINDOW_INDEX[c] < 0:
+    if not in_window(c):
         raise RecordError(f"cell ({x},{y}) {direction} is outside the board window")
     return Place(tile, c, rot)
-

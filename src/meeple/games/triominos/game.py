@@ -1,20 +1,16 @@
-"""The Triominos game definition: players, options, action space."""
+"""The Triominos game definition: players, options, action space, how bots should search it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from meeple.core.errors import OptionError
-from meeple.core.protocol import Game, OptionSpec
-
-from .actions import Action, action_from_json
-from .geometry import NUM_WINDOW
-from .codec import state_from_json
-from .state import TriominosState
-from .tiles import NUM_TILES
+from meeple.core.protocol import Game, OptionSpec, SearchTuning
+from meeple.games.triominos.actions import NUM_ACTIONS, Action, action_from_json
+from meeple.games.triominos.state import TriominosState
 
 
-class TriominosGame(Game):
+class TriominosGame(Game[TriominosState, Action]):
     """Triominos, Goliath Deluxe edition, 2-4 players (rulings M1-M10)."""
 
     name = "triominos"
@@ -26,7 +22,11 @@ class TriominosGame(Game):
         OptionSpec("match", False, "M10: play rounds until a total exceeds the target (default: one round)"),
         OptionSpec("target", 400, "M10: the match ends after the round in which a total exceeds this"),
     )
+    state_class = TriominosState
     heuristics_module = "meeple.games.triominos.heuristics"
+    #: Greedy rollouts cut off after 16 plies; many placements per move, so more iterations
+    #: per level (docs/games/triominos.md, docs/ai.md).
+    search = SearchTuning(rollout="greedy", cutoff=16, iteration_scale=2.5)
 
     def resolve_options(self, options: Any) -> dict[str, Any]:
         resolved = super().resolve_options(options)
@@ -34,18 +34,9 @@ class TriominosGame(Game):
             raise OptionError(f"option 'target' must be at least 1, not {resolved['target']}")
         return resolved
 
-    def _new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> TriominosState:
-        state = TriominosState(self, num_players, options)
-        state.rng = seed
-        state.start_round(None)
-        return state
-
     def num_actions(self, num_players: int, **options: Any) -> int:
         """A placement per (tile, window cell), then draw, pass, stop (see actions.py)."""
-        return NUM_TILES * NUM_WINDOW + 3
+        return NUM_ACTIONS
 
     def action_from_json(self, obj: Any) -> Action:
         return action_from_json(obj)
-
-    def _state_from_json(self, obj: dict[str, Any]) -> TriominosState:
-        return state_from_json(self, obj)

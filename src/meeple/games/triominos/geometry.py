@@ -162,6 +162,11 @@ for _i, _c in enumerate(WINDOW_CELLS):
 del _i, _c
 
 
+#: The largest |x| or |y| a record may name for a cell: inside the stored square, so `cell()` is
+#: safe, and past the window (anchors within -28..27), so a cell outside it gets a clear error.
+RECORD_REACH = 30
+
+
 def in_window(c: int) -> bool:
     return 0 <= c < NUM_CELLS and WINDOW_INDEX[c] >= 0
 

@@ -16,16 +16,14 @@ costs, otherwise draws (M6), and passes or stops only when nothing else is legal
 
 from __future__ import annotations
 
-import math
-
 from meeple.core.rng import Rng
-
-from .actions import Action, Draw, Place
-from .board import EMPTY
-from .geometry import CORNERS, POINT_CELLS
-from .scoring import BONUS_POINTS, DRAW_PENALTY, OUT_BONUS
-from .state import TriominosState
-from .tiles import FIT, SUM, pattern, shown
+from meeple.core.shares import softmax_shares
+from meeple.games.triominos.actions import Action, Draw, Place
+from meeple.games.triominos.components import FIT, SUM, pattern, shown
+from meeple.games.triominos.geometry import CORNERS, POINT_CELLS
+from meeple.games.triominos.placements import EMPTY
+from meeple.games.triominos.scoring import BONUS_POINTS, DRAW_PENALTY, OUT_BONUS
+from meeple.games.triominos.state import TriominosState
 
 #: Share of a hexagon bonus charged for leaving the opponents a completable hexagon (RISK), and
 #: credited for one that a tile on our own rack completes (CHANCE). In self-play duels the term
@@ -34,6 +32,8 @@ RISK = 1.0
 CHANCE = 0.3
 #: Average tile sum (all 56 tiles): the expected value of an unseen rack tile.
 MEAN_TILE = sum(SUM) / len(SUM)
+#: Points of lead (score minus own rack) that make a seat about e times likelier to win.
+LEAD_SCALE = 30.0
 
 
 def _hexagon_outlook(state: TriominosState, action: Place) -> float:
@@ -47,7 +47,7 @@ def _hexagon_outlook(state: TriominosState, action: Place) -> float:
     corners = [p for p in CORNERS[c] if board.fill[p] == 4]
     if not corners:
         return 0.0
-    me = state.player
+    me = state.current
     mine = set(state.racks[me])
     mine.discard(t)
     unseen = len(state.pool) + sum(len(rack) for seat, rack in enumerate(state.racks) if seat != me)
@@ -80,7 +80,7 @@ def placement_value(state: TriominosState, action: Place) -> float:
         if kind:
             value += BONUS_POINTS[kind]
         value += _hexagon_outlook(state, action)
-    p = state.player
+    p = state.current
     if len(state.racks[p]) == 1:
         others = sum(len(r) for seat, r in enumerate(state.racks) if seat != p)
         value += OUT_BONUS + MEAN_TILE * others
@@ -113,7 +113,4 @@ def evaluate(state: TriominosState) -> list[float]:
     if state.is_terminal:
         return state.rewards()
     adjusted = [state.totals[seat] - sum(SUM[t] for t in rack) for seat, rack in enumerate(state.racks)]
-    top = max(adjusted)
-    weights = [math.exp((a - top) / 30.0) for a in adjusted]
-    total = sum(weights)
-    return [w / total for w in weights]
+    return softmax_shares(adjusted, LEAD_SCALE)

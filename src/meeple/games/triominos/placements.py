@@ -1,6 +1,5 @@
-"""The table: placed tiles, the number on every touched lattice point, and the open cells.
-
-Everything is kept incrementally so that finding legal placements never rescans the board:
+"""The placed tiles of a round and their bookkeeping: the number on every touched lattice point
+and the open cells, kept incrementally so that finding legal placements never rescans the board:
 
 * ``vnum[p]``: number + 1 on lattice point p (0: no tile touches p). M2 makes this one number
   per point, so a cell's constraint is just the numbers on its three corners (its *pattern*).
@@ -10,13 +9,29 @@ Everything is kept incrementally so that finding legal placements never rescans 
   fits (an edge fixes which two numbers meet, so at most one rotation fits; see geometry).
 
 Placing a tile changes the patterns only of the 12 cells touching it, so the bookkeeping costs
-a few dozen dictionary operations per tile.
+a few dozen dictionary operations per tile. Saved, a board is just its placements in order;
+loading replays them under M2, so an impossible board is rejected, not silently accepted.
 """
 
 from __future__ import annotations
 
-from .geometry import CORNERS, EDGE_NBR, NUM_CELLS, NUM_POINTS, ORIGIN, TOUCH, WINDOW_INDEX
-from .tiles import FIT, NUM_TILES, shown
+from typing import Any
+
+from meeple.core.checks import whole_in_range
+from meeple.core.errors import RecordError
+from meeple.games.triominos.components import FIT, NAME, NUM_TILES, shown, tile_named
+from meeple.games.triominos.geometry import (
+    CORNERS,
+    EDGE_NBR,
+    NUM_CELLS,
+    NUM_POINTS,
+    ORIGIN,
+    RECORD_REACH,
+    TOUCH,
+    cell,
+    cell_xyd,
+    in_window,
+)
 
 EMPTY = 255
 
@@ -32,14 +47,15 @@ class Board:
 
     def __init__(self) -> None:
         self.occ = bytearray(b"\xff") * NUM_CELLS  # tile on each cell, EMPTY if none
-        self.vnum = bytearray(NUM_POINTS)
-        self.fill = bytearray(NUM_POINTS)
-        self.open: dict[int, int] = {}
-        self.fits: list[dict[int, int]] = [{} for _ in range(NUM_TILES)]
-        self.placed = bytearray(NUM_TILES)
+        self.vnum = bytearray(NUM_POINTS)  # number + 1 on each lattice point, 0 if untouched
+        self.fill = bytearray(NUM_POINTS)  # covered cells around each point (6: a hexagon)
+        self.open: dict[int, int] = {}  # open cell -> its corner pattern
+        self.fits: list[dict[int, int]] = [{} for _ in range(NUM_TILES)]  # per tile: open cell -> rotation
+        self.placed = bytearray(NUM_TILES)  # 1 for each tile on the board
         self.history: list[tuple[int, int, int]] = []  # (tile, cell, rotation) in order
 
-    def clone(self) -> "Board":
+    def clone(self) -> Board:
+        """An independent copy (every table copied; the history's tuples are immutable)."""
         new = Board.__new__(Board)
         new.occ = self.occ[:]
         new.vnum = self.vnum[:]
@@ -63,7 +79,7 @@ class Board:
 
     def why_not(self, t: int, c: int, r: int) -> str:
         """A reason why placing t on c in rotation r breaks M2 (for error messages)."""
-        if not (0 <= c < NUM_CELLS) or WINDOW_INDEX[c] < 0:
+        if not in_window(c):
             return "that cell is outside the board window"
         if self.occ[c] != EMPTY:
             return "that cell is already covered"
@@ -84,7 +100,7 @@ class Board:
         occ = self.occ
         n0, n1, n2 = EDGE_NBR[c]
         s0, s1, s2 = occ[n0] != EMPTY, occ[n1] != EMPTY, occ[n2] != EMPTY
-        corners = CORNERS[c]
+        corners: tuple[int, int, int] = CORNERS[c]
         if s0 + s1 + s2 == 1:
             k = 0 if s0 else (1 if s1 else 2)
             if self.vnum[corners[(k + 2) % 3]]:
@@ -142,16 +158,36 @@ class Board:
                     fits[tt][n] = rr
         return kind
 
+    # -- saving -------------------------------------------------------------------------------
+    def to_json(self) -> list[list[Any]]:
+        """The placements in order, each [tile name, x, y, d, rotation] (d: 0 up, 1 down)."""
+        out = []
+        for t, c, r in self.history:
+            x, y, d = cell_xyd(c)
+            out.append([NAME[t], x, y, d, r])
+        return out
+
     @classmethod
-    def replay(cls, history: list[tuple[int, int, int]]) -> "Board":
-        """A board from placements in order; ValueError if one breaks M2."""
+    def from_json(cls, obj: Any) -> Board:
+        """The board after replaying `to_json()`'s placements; RecordError names the placement
+        that is malformed or breaks M2."""
+        if type(obj) is not list:
+            raise RecordError(f"expected a list of placements, not {obj!r}")
         board = cls()
-        for t, c, r in history:
-            if not (0 <= t < NUM_TILES) or board.placed[t]:
-                raise ValueError(f"tile {t} is not available")
-            if not (0 <= c < NUM_CELLS) or WINDOW_INDEX[c] < 0:
-                raise ValueError(f"cell {c} is outside the board window")
+        for i, entry in enumerate(obj):
+            what = f"placement {i}"
+            if type(entry) is not list or len(entry) != 5:
+                raise RecordError(f"{what} must be [tile, x, y, d, rot], not {entry!r}")
+            t = tile_named(entry[0], what)
+            x = whole_in_range(entry[1], -RECORD_REACH, RECORD_REACH, f"{what} x")
+            y = whole_in_range(entry[2], -RECORD_REACH, RECORD_REACH, f"{what} y")
+            c = cell(x, y, whole_in_range(entry[3], 0, 1, f"{what} d"))
+            r = whole_in_range(entry[4], 0, 2, f"{what} rot")
+            if board.placed[t]:
+                raise RecordError(f"{what}: tile {NAME[t]} is already on the board")
+            if not in_window(c):
+                raise RecordError(f"{what}: cell ({x},{y}) is outside the board window")
             if not board.fits_at(t, c, r):
-                raise ValueError(f"placing tile {t} on cell {c} breaks M2: {board.why_not(t, c, r)}")
+                raise RecordError(f"{what}: tile {NAME[t]} breaks M2 there: {board.why_not(t, c, r)}")
             board.place(t, c, r)
         return board

@@ -17,10 +17,9 @@ from meeple.core.i18n import Catalog
 from meeple.core.rng import Rng
 from meeple.games.triominos import heuristics
 from meeple.games.triominos.actions import DRAW, PASS, STOP
+from meeple.games.triominos.components import NAME
 from meeple.games.triominos.scoring import BONUS_NAME, PARTS
-from meeple.games.triominos.tiles import NAME
-
-from triominos_helpers import FIG_I_TRIPLE, GAME, figure_state, place
+from tests.triominos.helpers import FIG_I_TRIPLE, GAME, figure_state, place
 
 LANGS = ("en", "zh-Hant")
 

@@ -1,4 +1,4 @@
-"""The 56 tiles (M1) and the table of which oriented tile fits which corner pattern.
+"""The components: the 56 tiles (M1) and the table of which oriented tile fits which corner pattern.
 
 Tile t shows NUMS[t] = (a, b, c), a <= b <= c, clockwise. Placed with rotation r, corner k of
 the cell (corners clockwise, see geometry) shows NUMS[t][(k + r) % 3]. Turning the tile keeps the
@@ -8,6 +8,9 @@ clockwise order, so a mirror image (say 0-2-1 clockwise) never appears (M1: tile
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
+from typing import Any
+
+from meeple.core.errors import RecordError
 
 NUM_TILES = 56
 
@@ -20,6 +23,13 @@ INDEX: dict[str, int] = {name: t for t, name in enumerate(NAME)}
 ROTATIONS: tuple[tuple[int, ...], ...] = tuple((0,) if n[0] == n[2] else (0, 1, 2) for n in NUMS)
 
 assert len(NUMS) == NUM_TILES
+
+
+def tile_named(name: Any, what: str) -> int:
+    """The tile written `name` (as in NAME) from a record, else a RecordError naming `what`."""
+    if type(name) is not str or name not in INDEX:
+        raise RecordError(f"{what}: no tile {name!r} (tiles are written a-b-c with 0 <= a <= b <= c <= 5)")
+    return INDEX[name]
 
 
 def shown(t: int, r: int) -> tuple[int, int, int]:

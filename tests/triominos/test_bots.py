@@ -10,12 +10,11 @@ from meeple.ai.match import play_game
 from meeple.core.rng import Rng
 from meeple.games.triominos import heuristics
 from meeple.games.triominos.actions import DRAW, STOP, Place
-from meeple.games.triominos.board import EMPTY
+from meeple.games.triominos.components import FIT
 from meeple.games.triominos.geometry import CORNERS, POINT_CELLS, cell
+from meeple.games.triominos.placements import EMPTY
 from meeple.games.triominos.scoring import BONUS_POINTS
-from meeple.games.triominos.tiles import FIT
-
-from triominos_helpers import FIG_F_BRIDGE, FIG_G_HEXAGON, GAME, figure_state, placement, position
+from tests.triominos.helpers import FIG_F_BRIDGE, FIG_G_HEXAGON, GAME, figure_state, placement, position
 
 
 def test_greedy_takes_the_hexagon():
@@ -44,7 +43,7 @@ def test_greedy_decision_does_not_depend_on_hidden_tiles():
     rng = Rng(3)
     for _ in range(12):
         state.apply(heuristics.choose(state, rng))
-    me = state.current_player
+    me = state.current
     picks = {heuristics.choose(state.determinize(me, Rng(i)), Rng(0)) for i in range(8)}
     assert len(picks) == 1
 
@@ -72,7 +71,7 @@ def outlook_by_definition(state, action) -> float:
     then for every corner left one cell short of a hexagon, weigh the tiles that fit the hole."""
     after = state.board.clone()
     after.place(*action)
-    me = state.player
+    me = state.current
     mine = set(state.racks[me]) - {action.tile}
     unseen = len(state.pool) + sum(len(r) for seat, r in enumerate(state.racks) if seat != me)
     theirs = unseen - len(state.pool)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.core.errors import IllegalAction, OptionError, RecordError
+from meeple.core.errors import IllegalAction, OptionError
 from meeple.core.rng import Rng
 from meeple.games.triominos.actions import DRAW, PASS, STOP, Place
+from meeple.games.triominos.components import INDEX, NAME, NUM_TILES, NUMS, SUM, parse, shown
 from meeple.games.triominos.geometry import CORNERS, ORIGIN, cell
 from meeple.games.triominos.scoring import PARTS
-from meeple.games.triominos.tiles import INDEX, NAME, NUM_TILES, NUMS, SUM, parse, shown
-
-from triominos_helpers import (
+from meeple.games.triominos.state import TriominosState
+from tests.triominos.helpers import (
     FIG_F_BRIDGE,
     FIG_G_HEXAGON,
     FIG_H_DOUBLE,
@@ -26,8 +26,9 @@ from triominos_helpers import (
 )
 
 
-def part(state, seat: int, name: str) -> int:
-    return state.score_breakdown()[seat][name]
+def part(state: TriominosState, seat: int, name: str) -> int:
+    value: int = state.score_breakdown()[seat][name]
+    return value
 
 
 # -- M1: the tiles ---------------------------------------------------------------------------------
@@ -126,7 +127,7 @@ def test_M2_tile_must_be_on_the_rack():
 
 
 def test_M2_every_lattice_point_carries_one_number():
-    board, move = FIG_I_TRIPLE
+    _, move = FIG_I_TRIPLE
     state = figure_state(FIG_I_TRIPLE)
     place(state, *move)
     numbers: dict = {}
@@ -335,7 +336,8 @@ def test_M8_ties_among_the_highest_redraw():
 
 def test_M8_opener_places_any_rack_tile_and_may_not_draw():
     state = GAME.new_game(3, seed=5)
-    acts = state.legal_actions()
+    acts = [a for a in state.legal_actions() if type(a) is Place]
+    assert len(acts) == len(state.legal_actions())
     assert sorted(a.tile for a in acts) == sorted(state.racks[state.opener])
     assert all(a.cell == ORIGIN and a.rot == 0 for a in acts)
     with pytest.raises(IllegalAction) as err:
@@ -465,7 +467,7 @@ def test_M10_match_rounds_sum_up_per_round():
     assert len(state.results) == state.round
 
 
-# -- options and bad input ------------------------------------------------------------------------
+# -- options and turn order ------------------------------------------------------------------------
 
 
 def test_bad_options_are_clear_errors():
@@ -477,71 +479,11 @@ def test_bad_options_are_clear_errors():
         GAME.new_game(2, seed=1, colour="red")
 
 
-@pytest.mark.parametrize(
-    "raw",
-    [
-        "draw",
-        {"type": "jump"},
-        {"type": "place", "tile": "0-2-1", "x": 0, "y": 0, "dir": "up", "rot": 0},
-        {"type": "place", "tile": "0-1-2", "x": 0, "y": 0, "dir": "left", "rot": 0},
-        {"type": "place", "tile": "0-1-2", "x": 0, "y": 0, "dir": "up", "rot": 3},
-        {"type": "place", "tile": "1-1-1", "x": 0, "y": 0, "dir": "up", "rot": 1},
-        {"type": "place", "tile": "0-1-2", "x": 900, "y": 0, "dir": "up", "rot": 0},
-        {"type": "place", "tile": "0-1-2", "x": "1", "y": 0, "dir": "up", "rot": 0},
-    ],
-)
-def test_malformed_actions_raise_record_error(raw):
-    with pytest.raises(RecordError):
-        GAME.action_from_json(raw)
-
-
-def test_impossible_board_in_a_saved_state_is_a_record_error():
-    data = position(2, [(0, 0, "up", "134")], [["1-2-3"], ["5-5-5"]]).to_json()
-    data["board"].append(["2-2-3", 5, 5, 0, 0])  # not touching anything
-    data["pool"].remove("2-2-3")
-    with pytest.raises(RecordError):
-        GAME.from_json(data)
-    data = position(2, [(0, 0, "up", "134")], [["1-2-3"], ["5-5-5"]]).to_json()
-    data["pool"].append("1-2-3")  # a tile twice
-    with pytest.raises(RecordError):
-        GAME.from_json(data)
-
-
-def test_one_tile_per_turn_and_play_passes_clockwise():
-    state = position(3, [(0, 0, "up", "134")], [["1-2-3", "0-0-0"], ["5-5-5", "4-4-4"], ["2-2-2"]], player=2)
+def test_M6_one_tile_per_turn_and_play_passes_clockwise():
+    state = position(3, [(0, 0, "up", "134")], [["1-2-3", "0-0-0"], ["5-5-5", "4-4-4"], ["2-2-2"]], current=2)
     state.apply(DRAW)
     assert state.current_player == 2
     state = position(3, [(0, 0, "up", "134")], [["1-2-3", "0-0-0"], ["5-5-5", "4-4-4"], ["2-2-2"]])
     place(state, -1, 0, "down", "231")
     assert state.current_player == 1 and state.draws == 0
     assert all(type(a) is not Place or a.tile != INDEX["0-0-0"] for a in state.legal_actions())
-
-
-def test_tampered_saved_states_are_record_errors():
-    state = GAME.new_game(3, seed=4)
-    rng = Rng(2)
-    for _ in range(20):
-        acts = state.legal_actions()
-        state.apply(acts[rng.below(len(acts))])
-    good = state.to_json()
-    assert GAME.from_json(good).to_json() == good
-    for key in good:
-        for bad in (None, "x", True, -5, [], {}):
-            data = dict(good)
-            data[key] = bad
-            if data == good or (key == "options" and bad == {}):  # {}: every option at its default
-                continue
-            if key == "over_target" and isinstance(bad, bool):  # a total may have passed and dropped
-                continue
-            try:
-                GAME.from_json(data)
-            except RecordError:
-                continue
-            raise AssertionError(f"{key}={bad!r} was accepted")
-        data = dict(good)
-        del data[key]
-        with pytest.raises(RecordError):
-            GAME.from_json(data)
-    data = dict(good, totals=[t + 1 for t in good["totals"]])
-    with pytest.raises(RecordError):
-        GAME.from_json(data)

@@ -1,0 +1,343 @@
+"""A game state's fields, declared once, drive its JSON form, its validation on load and `clone`.
+
+A state class is a slotted dataclass made by `@game_state`. Each field's type annotation is
+all the codec needs: `int`, `bool`, `str`, `float`, `X | None`, `list[X]`, `tuple[X, ...]`,
+fixed `tuple[X, Y]`, `dict[str, X]`, `Any` (a JSON value the engine never changes in place), and
+classes with `to_json()` / `from_json(obj)` (and `clone()` when mutable). From those types:
+
+- `encode_state` writes every saved field in declaration order;
+- `decode_state` reads them back, checking each value against its type and naming the field
+  (`towers[2][3]: expected a whole number, not 'x'`) in a `RecordError`;
+- `clone` is generated code that copies each field as deep as its type is mutable and shares
+  the rest, as fast as a hand-written one (no `copy.deepcopy`).
+
+Fields marked `derived()` are not saved; the state's `__post_init__` computes them, after
+`__init__` and after decoding alike. Fields marked `shared()` are not copied by `clone` (data
+the engine never changes in place, such as loaded components).
+"""
+
+from __future__ import annotations
+
+import abc
+import dataclasses
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar, dataclass_transform
+
+from .errors import RecordError
+
+T = TypeVar("T")
+
+_SAVED = "meeple_saved"
+_SHARED = "meeple_shared"
+
+
+#: Field metadata of the protocol's own context fields (the game): shared, and not saved.
+CONTEXT = {_SAVED: False, _SHARED: True}
+#: Field metadata of a field that clones share (see `shared`).
+SHARED = {_SHARED: True}
+
+
+def derived(*, init: Literal[False] = False) -> Any:
+    """A field computed by `__post_init__` from the others: not saved, not an `__init__` argument."""
+    return dataclasses.field(init=init, metadata={_SAVED: False})
+
+
+def shared(*, init: bool = True) -> Any:
+    """A field that `clone` shares instead of copying: the engine never changes it in place."""
+    return dataclasses.field(init=init, metadata=SHARED)
+
+
+class _Codec:
+    """How one type is encoded, decoded and copied. `copy` builds the source of an expression
+    that copies the value of a given expression, or is None when values of the type are never
+    changed in place (so clones share them)."""
+
+    __slots__ = ("encode", "decode", "copy")
+
+    def __init__(
+        self,
+        encode: Callable[[Any], Any] | None,
+        decode: Callable[[Any, str], Any],
+        copy: Callable[[str], str] | None,
+    ) -> None:
+        self.encode = encode  # None: the value is already its own JSON form
+        self.decode = decode
+        self.copy = copy
+
+
+def _fail(path: str, expected: str, value: Any) -> RecordError:
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    return RecordError(f"{path}: expected {expected}, not {shown}")
+
+
+def _scalar(kind: type, expected: str) -> _Codec:
+    def decode(value: Any, path: str) -> Any:
+        if type(value) is kind or (kind is float and type(value) is int):
+            return value
+        raise _fail(path, expected, value)
+
+    return _Codec(None, decode, None)
+
+
+_SCALARS: dict[Any, _Codec] = {
+    int: _scalar(int, "a whole number"),
+    bool: _scalar(bool, "true or false"),
+    str: _scalar(str, "text"),
+    float: _scalar(float, "a number"),
+}
+
+
+def _any_decode(value: Any, path: str) -> Any:
+    return value
+
+
+def _codec(hint: Any, owner: str) -> _Codec:
+    """The codec of a type annotation (raises TypeError for a type it cannot handle)."""
+    if hint in _SCALARS:
+        return _SCALARS[hint]
+    if hint is Any:
+        return _Codec(None, _any_decode, None)
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union) and len(args) == 2 and type(None) in args:
+        return _optional(_codec(next(a for a in args if a is not type(None)), owner))
+    if origin is list and len(args) == 1:
+        return _list(_codec(args[0], owner))
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return _tuple_of(_codec(args[0], owner))
+    if origin is tuple and args:
+        return _fixed_tuple([_codec(a, owner) for a in args])
+    if origin is dict and len(args) == 2 and args[0] is str:
+        return _dict(_codec(args[1], owner))
+    if isinstance(hint, type) and hasattr(hint, "to_json") and hasattr(hint, "from_json"):
+        return _object(hint)
+    raise TypeError(f"{owner}: no JSON codec for the field type {hint!r}")
+
+
+def _optional(inner: _Codec) -> _Codec:
+    def encode(value: Any) -> Any:
+        return None if value is None else inner.encode(value)  # type: ignore[misc]
+
+    def decode(value: Any, path: str) -> Any:
+        return None if value is None else inner.decode(value, path)
+
+    copy = None
+    if inner.copy is not None:
+        element = inner.copy
+
+        def copy(v: str) -> str:
+            return f"(None if {v} is None else {element(v)})"
+
+    return _Codec(None if inner.encode is None else encode, decode, copy)
+
+
+_names = iter(range(1 << 30))
+
+
+def _loop(element: Callable[[str], str], v: str, template: str) -> str:
+    """A comprehension copying each element of `v` (a fresh loop variable per level)."""
+    x = f"x{next(_names)}"
+    return template.format(item=element(x), x=x, v=v)
+
+
+def _list(inner: _Codec) -> _Codec:
+    element = inner.encode
+
+    def encode(value: list[Any]) -> list[Any]:
+        return list(value) if element is None else [element(x) for x in value]
+
+    def decode(value: Any, path: str) -> list[Any]:
+        if type(value) is not list:
+            raise _fail(path, "a list", value)
+        return [inner.decode(x, f"{path}[{i}]") for i, x in enumerate(value)]
+
+    element_copy = inner.copy
+    if element_copy is None:
+        def copy(v: str) -> str:
+            return f"{v}[:]"
+    else:
+        def copy(v: str) -> str:
+            return _loop(element_copy, v, "[{item} for {x} in {v}]")
+    return _Codec(encode, decode, copy)
+
+
+def _tuple_of(inner: _Codec) -> _Codec:
+    element = inner.encode
+
+    def encode(value: tuple[Any, ...]) -> list[Any]:
+        return list(value) if element is None else [element(x) for x in value]
+
+    def decode(value: Any, path: str) -> tuple[Any, ...]:
+        if type(value) is not list:
+            raise _fail(path, "a list", value)
+        return tuple(inner.decode(x, f"{path}[{i}]") for i, x in enumerate(value))
+
+    element_copy = inner.copy
+    copy = None
+    if element_copy is not None:
+        def copy(v: str) -> str:
+            return _loop(element_copy, v, "tuple({item} for {x} in {v})")
+    return _Codec(encode, decode, copy)
+
+
+def _fixed_tuple(inners: list[_Codec]) -> _Codec:
+    def encode(value: tuple[Any, ...]) -> list[Any]:
+        return [x if c.encode is None else c.encode(x) for c, x in zip(inners, value)]
+
+    def decode(value: Any, path: str) -> tuple[Any, ...]:
+        if type(value) is not list or len(value) != len(inners):
+            raise _fail(path, f"a list of {len(inners)}", value)
+        return tuple(c.decode(x, f"{path}[{i}]") for i, (c, x) in enumerate(zip(inners, value)))
+
+    copy = None
+    if any(c.copy is not None for c in inners):
+        def copy(v: str) -> str:
+            parts = (f"{v}[{i}]" if c.copy is None else c.copy(f"{v}[{i}]") for i, c in enumerate(inners))
+            return "(" + ", ".join(parts) + ",)"
+    return _Codec(encode, decode, copy)
+
+
+def _dict(inner: _Codec) -> _Codec:
+    element = inner.encode
+
+    def encode(value: dict[str, Any]) -> dict[str, Any]:
+        return dict(value) if element is None else {k: element(x) for k, x in value.items()}
+
+    def decode(value: Any, path: str) -> dict[str, Any]:
+        if type(value) is not dict:
+            raise _fail(path, "an object", value)
+        return {k: inner.decode(x, f"{path}.{k}") for k, x in value.items()}
+
+    element_copy = inner.copy
+    if element_copy is None:
+        def copy(v: str) -> str:
+            return f"{v}.copy()"
+    else:
+        def copy(v: str) -> str:
+            return _loop(element_copy, v, "{{k: {item} for k, {x} in {v}.items()}}")
+    return _Codec(encode, decode, copy)
+
+
+def _object(kind: type) -> _Codec:
+    def encode(value: Any) -> Any:
+        return value.to_json()
+
+    def decode(value: Any, path: str) -> Any:
+        try:
+            return kind.from_json(value)  # type: ignore[attr-defined]
+        except RecordError as exc:
+            raise RecordError(f"{path}: {exc}") from None
+        except (KeyError, TypeError, ValueError, IndexError) as exc:
+            raise _fail(path, f"a {kind.__name__}", value) from exc
+
+    copy = None
+    if hasattr(kind, "clone"):
+        def copy(v: str) -> str:
+            return f"{v}.clone()"
+    return _Codec(encode, decode, copy)
+
+
+class _Field:
+    __slots__ = ("name", "codec", "saved", "shared", "init")
+
+    def __init__(self, name: str, codec: _Codec, saved: bool, shared: bool, init: bool) -> None:
+        self.name = name
+        self.codec = codec
+        self.saved = saved
+        self.shared = shared
+        self.init = init
+
+
+def _fields(cls: type) -> list[_Field]:
+    found: list[_Field] | None = cls.__dict__.get("_meeple_fields")
+    if found is not None:
+        return found
+    hints = typing.get_type_hints(cls)
+    out = []
+    for f in dataclasses.fields(cls):
+        saved = f.metadata.get(_SAVED, True)
+        is_shared = f.metadata.get(_SHARED, False)
+        hint = hints[f.name]
+        codec = _codec(hint, f"{cls.__name__}.{f.name}") if saved else _Codec(None, _any_decode, None)
+        out.append(_Field(f.name, codec, saved, is_shared, f.init))
+    type.__setattr__(cls, "_meeple_fields", out)
+    return out
+
+
+def _build_clone(cls: type) -> Callable[[Any], Any]:
+    """Generated `clone`: one assignment per field, as deep as the field's type is mutable."""
+    lines = ["def clone(self):", "    s = _new(_cls)"]
+    for f in _fields(cls):
+        if f.shared or f.codec.copy is None:
+            lines.append(f"    s.{f.name} = self.{f.name}")
+        else:
+            lines.append(f"    s.{f.name} = " + f.codec.copy(f"self.{f.name}"))
+    lines.append("    return s")
+    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    exec(compile("\n".join(lines), f"<clone of {cls.__qualname__}>", "exec"), namespace)
+    clone: Callable[[Any], Any] = namespace["clone"]
+    clone.__qualname__ = f"{cls.__qualname__}.clone"
+    clone.__doc__ = "An independent copy: every field copied as deep as its type is mutable."
+    return clone
+
+
+@dataclass_transform(eq_default=False, field_specifiers=(dataclasses.field, derived, shared))
+def game_state(cls: type[T]) -> type[T]:
+    """Make `cls` a slotted dataclass whose annotated fields drive JSON, validation and clone.
+
+    A class that writes its own `clone` keeps it (do so only where a benchmark shows it matters,
+    with a test that it copies every field)."""
+    made = dataclasses.dataclass(slots=True, eq=False, repr=False)(cls)
+    _fields(made)
+    if "clone" not in cls.__dict__:
+        type.__setattr__(made, "clone", _build_clone(made))
+        abc.update_abstractmethods(made)  # the generated clone implements an abstract method
+    return made
+
+
+def encode_state(state: Any) -> dict[str, Any]:
+    """The saved fields of `state`, JSON-safe, in declaration order."""
+    out: dict[str, Any] = {}
+    for f in _fields(type(state)):
+        if f.saved:
+            value = getattr(state, f.name)
+            out[f.name] = value if f.codec.encode is None else f.codec.encode(value)
+    return out
+
+
+def decode_state(cls: type[T], obj: dict[str, Any], given: dict[str, Any], what: str) -> T:
+    """A state of `cls` from `encode_state`'s form. `given` supplies fields decoded by the caller
+    (the game, the options); every other saved field is read from `obj` and type-checked.
+    Unknown keys are an error, so a typo in a hand-edited position is not silently ignored."""
+    fields = _fields(cls)
+    expected = {f.name for f in fields if f.saved} | set(given)
+    unknown = sorted(set(obj) - expected - {"game"})
+    if unknown:
+        raise RecordError(f"{what}: unknown field {unknown[0]!r}")
+    state = object.__new__(cls)
+    for f in fields:
+        if f.name in given:
+            value = given[f.name]
+        elif not f.saved:
+            continue
+        elif f.name not in obj:
+            raise RecordError(f"{what}: missing field {f.name!r}")
+        else:
+            try:
+                value = f.codec.decode(obj[f.name], f.name)
+            except RecordError as exc:
+                raise RecordError(f"{what}: {exc}") from None
+        object.__setattr__(state, f.name, value)
+    post_init = getattr(state, "__post_init__", None)
+    if post_init is not None:
+        post_init()
+    return state
+
+
+def field_names(cls: type) -> list[str]:
+    """Every declared field of a state class, saved or derived (for tests of clone)."""
+    return [f.name for f in _fields(cls)]

@@ -1,0 +1,1 @@
+"""Triominos tests: rules by ruling id, actions, views, the codec, properties, bots, rendering, geometry."""
