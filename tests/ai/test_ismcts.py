@@ -15,6 +15,7 @@ from meeple.core.registry import games as game_names
 from meeple.ai import ISMCTSBot, SearchConfig, bench_ismcts, make_bot
 from meeple.ai.ismcts import LEVELS, _Policy, parse_level
 from meeple.core import OptionError, Rng, State
+from meeple.core.protocol import SearchTuning
 from meeple.core.conformance import canonical
 
 GAMES = [ai_toygame.NAME, *game_names()]
@@ -148,7 +149,7 @@ def test_a_search_leaves_no_cyclic_garbage(name, players):
             break
         state.step(greedy.choose(state, rng))
     assert not state.is_terminal
-    bot = ISMCTSBot(parse_level("200", name))
+    bot = ISMCTSBot(parse_level("200", game.search))
     was = gc.isenabled()
     gc.collect()
     gc.disable()
@@ -169,7 +170,7 @@ def test_the_collection_a_search_owes_is_made_before_the_move_ends():
 
     game = meeple.load("castell")
     state = game.new_game(2, seed=5)
-    bot = ISMCTSBot(parse_level("100", "castell"))
+    bot = ISMCTSBot(parse_level("100", game.search))
     was = gc.isenabled()
     gc.enable()
     try:
@@ -278,17 +279,15 @@ def test_levels_map_to_budgets_a_person_accepts():
     assert LEVELS["easy"]["iterations"] < LEVELS["normal"]["iterations"] < LEVELS["hard"]["iterations"]
 
 
-def test_levels_scale_per_game_but_explicit_budgets_do_not(monkeypatch):
-    import meeple.ai.ismcts as ismcts
-
-    monkeypatch.setitem(ismcts.LEVEL_ITERATION_SCALE, "somegame", 2.5)
+def test_levels_scale_per_game_but_explicit_budgets_do_not():
+    scaled_game, plain_game = SearchTuning(iteration_scale=2.5), SearchTuning()
     for level, budget in LEVELS.items():
-        scaled = parse_level(level, "somegame")
+        scaled = parse_level(level, scaled_game)
         assert scaled.iterations == round(budget["iterations"] * 2.5)
         assert scaled.seconds == budget["seconds"]  # the time a person waits stays the same
-        assert parse_level(level, "othergame").iterations == budget["iterations"]
-    assert parse_level("rollout=greedy", "somegame").iterations == round(LEVELS["normal"]["iterations"] * 2.5)
-    assert parse_level("800", "somegame").iterations == 800
+        assert parse_level(level, plain_game).iterations == budget["iterations"]
+    assert parse_level("rollout=greedy", scaled_game).iterations == round(LEVELS["normal"]["iterations"] * 2.5)
+    assert parse_level("800", scaled_game).iterations == 800
 
 
 @pytest.mark.parametrize("name", game_names())
@@ -372,10 +371,9 @@ def test_bench_reports_iterations_per_second(toy):
 
 
 def test_game_policies_apply_per_game_and_specs_override_them(toy, monkeypatch):
-    import meeple.ai.ismcts as ismcts
-
-    monkeypatch.setitem(ismcts.GAME_POLICIES, toy, {"rollout": "greedy", "cutoff": 2})
-    state = meeple.load(toy).new_game(2, seed=1)
+    game = meeple.load(toy)
+    monkeypatch.setattr(type(game), "search", SearchTuning(rollout="greedy", cutoff=2))
+    state = game.new_game(2, seed=1)
     tuned, plain = make_bot("ismcts:20"), make_bot("ismcts:20,rollout=random")
     tuned.choose(state, Rng(1))
     plain.choose(state, Rng(1))
@@ -383,9 +381,8 @@ def test_game_policies_apply_per_game_and_specs_override_them(toy, monkeypatch):
     assert (plain.config.rollout, plain.config.cutoff) == ("random", 2)
 
 
-def test_every_tuned_policy_is_a_valid_config():
-    import meeple.ai.ismcts as ismcts
-
-    for name, policy in ismcts.GAME_POLICIES.items():
-        config = SearchConfig(iterations=1, **policy)
-        assert config.rollout in ("random", "greedy"), name
+@pytest.mark.parametrize("name", game_names())
+def test_every_tuned_policy_is_a_valid_config(name):
+    tuning = meeple.load(name).search
+    config = SearchConfig(iterations=1, **tuning.settings())
+    assert config.rollout in ("random", "greedy"), name

@@ -22,7 +22,7 @@ def test_play_on_a_board_file_and_replay_without_it(tmp_path):
                               '{ kind = "castle", number = 2 },\n    { kind = "cult" },'), encoding="utf-8")
     saves = tmp_path / "records"
     result = meeple("play", "celtica", "--players", "3", "--bots", "greedy,random", "--seed", "3",
-                    "--board", str(board), "--save-dir", str(saves), stdin="1\n" * 3000)
+                    "--option", f"board={board}", "--save-dir", str(saves), stdin="1\n" * 3000)
     assert result.returncode == 0, result.stderr
     assert "printed board" in result.stdout
     record = next(saves.glob("celtica-*.json"))
@@ -36,7 +36,7 @@ def test_play_on_a_board_file_and_replay_without_it(tmp_path):
 def test_bad_board_file_is_one_line_error(tmp_path):
     board = tmp_path / "bad.toml"
     board.write_text('provenance = "printed"\nlocation = [{ kind = "start" }, { kind = "goal" }]\n', encoding="utf-8")
-    result = meeple("simulate", "celtica", "--players", "2", "--games", "1", "--board", str(board))
+    result = meeple("simulate", "celtica", "--players", "2", "--games", "1", "--option", f"board={board}")
     assert result.returncode != 0
     assert "Traceback" not in result.stderr and "board file" in result.stderr + result.stdout
 

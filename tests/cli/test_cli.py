@@ -35,9 +35,9 @@ def test_bench_json_reports_throughput():
 
 
 def test_bench_towers_reports_solver_percentiles():
-    report = json.loads(meeple("bench", "castell", "--towers", "--seconds", "0.5", "--json").stdout)
+    report = json.loads(meeple("bench", "castell", "--part", "towers", "--seconds", "0.5", "--json").stdout)
     assert report["solves"] > 0 and 0 < report["median_ms"] <= report["p99_ms"] <= report["max_ms"]
-    assert meeple("bench", "triqueta", "--towers").returncode == 2
+    assert meeple("bench", "triqueta", "--part", "towers").returncode == 2
 
 
 def test_play_against_bots_saves_a_record_that_replays(tmp_path):

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from ..core.errors import OptionError
-from ..core.protocol import Action, State
+from ..core.protocol import Action, SearchTuning, State
 from ..core.registry import heuristics, load
 from ..core.rng import Rng
 from .bots import Bot, register_bot
@@ -77,22 +77,9 @@ LEVELS: dict[str, dict[str, Any]] = {
     "hard": {"iterations": 4000, "seconds": 1.8},
 }
 
-#: Per-game playout policies, chosen with the arena (docs/ai.md has the trials). Games not listed
-#: (Triqueta, whose random games are short) use random rollouts to the end, which need nothing
-#: from the game but the protocol. Long games play greedily for a few plies and are then scored
-#: by their heuristics' evaluate(); the depth is what worked best per game.
-GAME_POLICIES: dict[str, dict[str, Any]] = {
-    "castell": {"rollout": "greedy", "cutoff": 8},
-    "celtica": {"rollout": "greedy", "cutoff": 20, "exploration": 0.3},
-    "triominos": {"rollout": "greedy", "cutoff": 16},
-}
-
-#: Games whose levels search more iterations than LEVELS says, within the same time caps. A
-#: Triominos move has many alternatives (every rack tile in every open cell) and its searches
-#: stayed far below the caps (mid-game Castell and Celtica searches reach them at 600): 1,500
-#: iterations won 0.955 of 100 games against random where 600 won 0.89, and its slowest move in
-#: 400 arena games was 0.73 s (docs/ai.md).
-LEVEL_ITERATION_SCALE: dict[str, float] = {"triominos": 2.5}
+# Each game says how it should be searched (`Game.search`, a `SearchTuning`): its playout policy,
+# the cut-off depth for long games, an exploration constant, and an iteration scale for games
+# with many alternatives per move. Tuned with the arena; docs/ai.md has the trials.
 
 
 @dataclass
@@ -306,13 +293,12 @@ class _Policy:
 # -- specs, levels and registration ----------------------------------------------------------
 
 
-def parse_level(level: str | None, game: str | None = None) -> SearchConfig:
+def parse_level(level: str | None, tuning: SearchTuning | None = None) -> SearchConfig:
     """The config for a spec's level text, e.g. "hard", "800", "1.5s" or
     "normal,rollout=greedy,epsilon=0.2,cutoff=10,score_weight=0.1,c=0.5".
 
-    The first part is a level name (its iterations scaled by LEVEL_ITERATION_SCALE for the
-    game), an iteration count or seconds ("1.5s"); the rest override the game's tuned policy
-    (GAME_POLICIES) and the defaults.
+    The first part is a level name (its iterations scaled by the game's `tuning`), an
+    iteration count or seconds ("1.5s"); the rest override the game's tuning and the defaults.
     """
     parts = [p.strip() for p in (level or "normal").split(",") if p.strip()] or ["normal"]
     head, rest = parts[0], parts[1:]
@@ -321,10 +307,10 @@ def parse_level(level: str | None, game: str | None = None) -> SearchConfig:
         head, rest = "normal", parts
     if head in LEVELS:
         budget = dict(LEVELS[head])
-        budget["iterations"] = round(budget["iterations"] * LEVEL_ITERATION_SCALE.get(game or "", 1.0))
+        budget["iterations"] = round(budget["iterations"] * (tuning.iteration_scale if tuning else 1.0))
     else:
         budget = _budget(head)
-    settings: dict[str, Any] = dict(GAME_POLICIES.get(game or "", {}))
+    settings: dict[str, Any] = tuning.settings() if tuning else {}
     settings.update(budget)
     kinds = {"iterations": int, "seconds": float, "rollout": str, "epsilon": float, "cutoff": int,
              "score_weight": float, "c": float}
@@ -364,10 +350,10 @@ class _GameTunedBot(ISMCTSBot):
         super().__init__(parse_level(level), name="ismcts" + (f":{level}" if level else ""))
         self._configs: dict[str, SearchConfig] = {}
 
-    def search(self, state: State, rng: Rng, start: float | None = None) -> SearchStats:
+    def search(self, state: State[Any], rng: Rng, start: float | None = None) -> SearchStats:
         name = state.game.name
         if name not in self._configs:
-            self._configs[name] = parse_level(self.level, name)
+            self._configs[name] = parse_level(self.level, state.game.search)
         self.config = self._configs[name]
         return super().search(state, rng, start)
 
@@ -383,7 +369,7 @@ def bench_ismcts(game_name: str, players: int, seconds: float, seed: int, level:
     the figure that decides how strong a level can be within a person's patience."""
     game = load(game_name)
     state = game.new_game(players, seed=seed)
-    config = replace(parse_level(level, game.name), iterations=None, seconds=seconds)
+    config = replace(parse_level(level, game.search), iterations=None, seconds=seconds)
     bot = ISMCTSBot(config, name="ismcts")
     stats = bot.search(state, Rng(seed))
     return {

@@ -36,8 +36,6 @@ LangOpt = typer.Option("en", "--lang", help="Language: en or zh-Hant.")
 OptionsOpt = typer.Option(None, "--option", "-o", help="Rule option name=value (repeatable), e.g. duo=true.")
 
 
-def _options(option: Optional[List[str]], board: Optional[Path] = None, components: Optional[Path] = None) -> dict[str, Any]:
-    return parse_options(option, board=board, components=components)
 
 
 class _Progress:
@@ -83,8 +81,6 @@ def play(
     seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Random seed (default: random)."),
     lang: str = LangOpt,
     option: Optional[List[str]] = OptionsOpt,
-    board: Optional[Path] = typer.Option(None, "--board", help="Celtica: a board TOML file."),
-    components: Optional[Path] = typer.Option(None, "--components", help="Castell: a components directory."),
     save_dir: Path = typer.Option(Path("records"), "--save-dir", help="Where the game record is saved."),
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with friends."""
@@ -100,7 +96,7 @@ def play(
     if bots is not None and len(bot_list) != needed and needed:
         raise OptionError(f"--bots names {len(bot_list)} bot(s) but {needed} seat(s) need one")
     seats = [None] * humans + [bot_list[k % len(bot_list)] for k in range(needed)]
-    session = Session(the_game, seats, seed_from(seed), _options(option, board, components), lang, console, save_dir)
+    session = Session(the_game, seats, seed_from(seed), parse_options(option), lang, console, save_dir)
     raise typer.Exit(session.run())
 
 
@@ -113,8 +109,6 @@ def simulate(
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the series."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     option: Optional[List[str]] = OptionsOpt,
-    board: Optional[Path] = typer.Option(None, "--board"),
-    components: Optional[Path] = typer.Option(None, "--components"),
 ) -> None:
     """Bot-against-bot games: win share, mean score and speed per bot."""
     the_game = load(game)
@@ -124,7 +118,7 @@ def simulate(
     bot_list = parse_bots(bots)
     if not bot_list:
         raise OptionError("--bots needs at least one bot")
-    options = the_game.resolve_options(_options(option, board, components))
+    options = the_game.resolve_options(parse_options(option))
     names = [b.name for b in bot_list]
     distinct = list(dict.fromkeys(names))
     wins = dict.fromkeys(distinct, 0.0)
@@ -172,27 +166,24 @@ def bench(
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="How long to run."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     option: Optional[List[str]] = OptionsOpt,
-    towers: bool = typer.Option(False, "--towers", help="Castell: time the tower solver on random mid-game teams."),
+    part: Optional[str] = typer.Option(None, "--part", help="Time one of the game's own parts (castell: towers)."),
     bot: Optional[str] = typer.Option(None, "--bot", help="Measure a search bot instead (ismcts[:level]): iterations/s."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the benchmark positions."),
 ) -> None:
-    """Random-playout throughput of an engine (one core), or Castell's tower solver timings."""
+    """Random-playout throughput of an engine (one core), a search bot's speed, or a game's own part."""
     the_game = load(game)
     if seconds <= 0:
         raise OptionError(f"--seconds must be positive, not {seconds}")
-    if towers:
-        if the_game.name != "castell":
-            raise OptionError("--towers is only for castell")
-        from ..games.castell.towers import bench_towers
-
-        report = {"game": the_game.name, "benchmark": "towers", "seed": seed, **bench_towers(seconds, seed)}
+    if part is not None:
+        parts = the_game.benchmarks()
+        if part not in parts:
+            names = ", ".join(parts) or "none"
+            raise OptionError(f"{the_game.title} has no benchmark part {part!r} (parts: {names})")
+        report = {"game": the_game.name, "benchmark": part, "seed": seed, **parts[part](seconds, seed)}
         if as_json:
             print(json.dumps(report))
         else:
-            console.print(
-                f"Castell tower solver: median {report['median_ms']} ms, p99 {report['p99_ms']} ms, "
-                f"max {report['max_ms']} ms over {report['solves']} festival solves"
-            )
+            console.print(report["summary"])
         return
     n = players if players is not None else the_game.max_players
     the_game.check_players(n)
@@ -208,7 +199,7 @@ def bench(
         else:
             console.print(f"{the_game.title}, {n} players, ISMCTS: {report['iterations_per_s']:.0f} iterations/s")
         return
-    result = random_playouts(the_game, n, seconds, seed=seed, options=_options(option))
+    result = random_playouts(the_game, n, seconds, seed=seed, options=parse_options(option))
     report = {"game": the_game.name, "players": n, **result}
     if as_json:
         print(json.dumps(report))
@@ -238,7 +229,7 @@ def arena(
     specs = split_bot_specs(bots)
     with _Progress(game, games) as progress:
         result = run_arena(game, specs, players, games, seed, workers, progress=progress.update,
-                           options=_options(option))
+                           options=parse_options(option))
     if plot is not None:
         plot_ratings(result, str(plot))
     if as_json:

@@ -14,15 +14,13 @@ def parse_bots(text: str | None) -> list[Bot]:
     return [make_bot(spec) for spec in split_bot_specs(text)]
 
 
-def parse_options(pairs: list[str] | None, **named: Any) -> dict[str, Any]:
-    """`--option name=value` pairs plus named flags (e.g. --board) that were given."""
+def parse_options(pairs: list[str] | None) -> dict[str, Any]:
+    """`--option name=value` pairs (a game's `option_specs` say which names it takes); the game
+    converts and checks the values."""
     options: dict[str, Any] = {}
     for pair in pairs or []:
         name, sep, value = pair.partition("=")
         if not sep or not name.strip():
             raise OptionError(f"--option takes name=value, not {pair!r}")
         options[name.strip()] = value.strip()
-    for name, value in named.items():
-        if value is not None:
-            options[name] = str(value)
     return options

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from meeple.core.errors import MeepleError, RecordError
-from meeple.core.protocol import Game, OptionSpec
+from meeple.core.protocol import Game, OptionSpec, SearchTuning
 
 from . import actions as A
 from .components import WHEELS, components_for_option, parse_components_option
@@ -30,6 +30,12 @@ class CastellGame(Game):
         ),
     )
     heuristics_module = "meeple.games.castell.heuristics"
+    #: Greedy rollouts cut off after 8 plies, then `heuristics.evaluate` (docs/ai.md).
+    search = SearchTuning(rollout="greedy", cutoff=8)
+
+    def benchmarks(self) -> dict[str, Any]:
+        """`meeple bench castell --part towers`: the tower solver on random mid-game teams."""
+        return {"towers": _bench_towers}
 
     def _new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> CastellState:
         comp = components_for_option(options["components"])
@@ -59,3 +65,14 @@ class CastellGame(Game):
         except MeepleError as exc:
             raise RecordError(f"cannot load the state's components: {exc}") from None
         return CastellState.from_json(self, {**obj, "options": resolved}, comp)
+
+
+def _bench_towers(seconds: float, seed: int) -> dict[str, Any]:
+    from .towers import bench_towers
+
+    report = bench_towers(seconds, seed)
+    report["summary"] = (
+        f"Castell tower solver: median {report['median_ms']} ms, p99 {report['p99_ms']} ms, "
+        f"max {report['max_ms']} ms over {report['solves']} festival solves"
+    )
+    return report

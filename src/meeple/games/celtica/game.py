@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.core.protocol import Game, OptionSpec
+from meeple.core.protocol import Game, OptionSpec, SearchTuning
 
 from .actions import NUM_ACTIONS, action_from_json
 from .board import load_board
@@ -25,6 +25,9 @@ class CelticaGame(Game):
         ),
     )
     heuristics_module = "meeple.games.celtica.heuristics"
+    #: Greedy rollouts cut off after 20 plies, then `heuristics.evaluate`, with a lower
+    #: exploration constant (docs/ai.md has the trials).
+    search = SearchTuning(rollout="greedy", cutoff=20, exploration=0.3)
 
     def _new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> CelticaState:
         return CelticaState.setup(self, num_players, seed, options)
