@@ -6,27 +6,23 @@ highest card takes the trick and leads the next one. After `HAND` tricks the mos
 (ties share). Hands and the undealt rest are hidden; played cards are public. Its module doubles
 as its heuristics module (`choose` is a sensible greedy policy, `evaluate` a rough estimate).
 
-The registry name is "toytricks"; tests register it with `register_toy()`.
+The registry name is "toytricks"; tests register it with the `toy` fixture (conftest.py).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Self
 
-from meeple.core import registry
+from meeple.core.checks import whole_in_range
 from meeple.core.errors import IllegalAction, RecordError
-from meeple.core.protocol import Event, Game, OptionSpec, State, check_seat, winners_by_key
+from meeple.core.protocol import Event, Game, OptionSpec, State, check_action_id, check_seat, winners_by_key
 from meeple.core.rng import Rng
+from meeple.core.statefields import game_state
 
 DECK = 16
 HAND = 3
 NAME = "toytricks"
-
-
-def register_toy() -> None:
-    """Make the toy game loadable by name (also inside arena worker processes)."""
-    registry.GAMES[NAME] = "ai_toygame:ToyGame"
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,82 +33,39 @@ class Play:
         return {"type": "play", "card": self.card}
 
 
-class ToyGame(Game):
-    name = NAME
-    title = "Toy Tricks"
-    min_players = 2
-    max_players = 4
-    heuristics_module = "ai_toygame"
-    option_specs = (OptionSpec("hand", HAND, "cards dealt to each player", choices=(1, 2, 3, 4)),)
+@game_state
+class ToyState(State[Play]):
+    """The protocol's smallest game: every field declared once, JSON and clone derived."""
 
-    def _new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> "ToyState":
+    hands: list[list[int]]
+    rest: list[int]
+    trick: list[tuple[int, int]]  # (seat, card) of the trick being played
+    tricks: list[int]  # tricks won per seat
+    leader: int
+    played: int  # cards played so far in total
+
+    @classmethod
+    def initial(cls, game: Game[Any, Any], num_players: int, seed: int, options: dict[str, Any]) -> Self:
         deck = list(range(1, DECK + 1))
         Rng(seed).shuffle(deck)
         size = options["hand"]
         hands = [sorted(deck[i * size:(i + 1) * size]) for i in range(num_players)]
-        rest = deck[num_players * size:]
-        return ToyState(self, num_players, hands, rest, [], [0] * num_players, 0, 0, options)
-
-    def num_actions(self, num_players: int, **options: Any) -> int:
-        return DECK
-
-    def action_from_json(self, obj: Any) -> Play:
-        if not isinstance(obj, dict) or obj.get("type") != "play":
-            raise RecordError(f"not a toy action: {obj!r}")
-        card = obj.get("card")
-        if not isinstance(card, int) or isinstance(card, bool) or not 1 <= card <= DECK:
-            raise RecordError(f"bad card {card!r}")
-        return Play(card)
-
-    def _state_from_json(self, obj: dict[str, Any]) -> "ToyState":
-        return ToyState(
-            self,
-            int(obj["num_players"]),
-            [list(h) for h in obj["hands"]],
-            list(obj["rest"]),
-            [tuple(p) for p in obj["trick"]],
-            list(obj["tricks"]),
-            int(obj["leader"]),
-            int(obj["played"]),
-            dict(obj["options"]),
-        )
-
-
-class ToyState(State):
-    __slots__ = ("game", "num_players", "hands", "rest", "trick", "tricks", "leader", "played", "options")
-
-    def __init__(self, game, num_players, hands, rest, trick, tricks, leader, played, options) -> None:
-        self.game = game
-        self.num_players = num_players
-        self.hands = hands
-        self.rest = rest
-        self.trick = trick  # [(seat, card)] of the trick being played
-        self.tricks = tricks  # tricks won per seat
-        self.leader = leader
-        self.played = played  # cards played so far in total
-        self.options = options
-
-    @property
-    def current_player(self) -> int | None:
-        if self.played == self.options.get("hand", HAND) * self.num_players:
-            return None
-        return (self.leader + len(self.trick)) % self.num_players
+        return cls(game=game, num_players=num_players, options=options, current=0, over=False, hands=hands,
+                   rest=deck[num_players * size:], trick=[], tricks=[0] * num_players, leader=0, played=0)
 
     def legal_actions(self) -> list[Play]:
-        seat = self.current_player
-        return [] if seat is None else [Play(c) for c in self.hands[seat]]
+        return [] if self.over else [Play(c) for c in self.hands[self.current]]
 
     def action_id(self, action: Play) -> int:
+        if not isinstance(action, Play):
+            raise IllegalAction("ids", f"{action!r} is not a {self.game.title} action")
         return action.card - 1
 
     def action_from_id(self, action_id: int) -> Play:
-        if not 0 <= action_id < DECK:
-            raise IllegalAction("toy", f"no action {action_id}")
-        return Play(action_id + 1)
+        return Play(check_action_id(action_id, DECK, self.game.title) + 1)
 
     def _check(self, action: Play) -> None:
-        seat = self.current_player
-        if not isinstance(action, Play) or seat is None or action.card not in self.hands[seat]:
+        if not isinstance(action, Play) or action.card not in self.hands[self.current]:
             raise IllegalAction("toy", f"{action!r} is not in the hand")
 
     def _do(self, action: Play, log: list[Event] | None) -> None:
@@ -129,6 +82,8 @@ class ToyState(State):
             self.trick = []
             if log is not None:
                 log.append(Event("trick", winner))
+        self.current = (self.leader + len(self.trick)) % self.num_players
+        self.over = self.played == self.options["hand"] * self.num_players
 
     def scores(self) -> list[int]:
         return list(self.tricks)
@@ -137,7 +92,7 @@ class ToyState(State):
         return [{"tricks": t} for t in self.tricks]
 
     def winners(self) -> list[int]:
-        return [] if self.current_player is not None else winners_by_key(self.tricks)
+        return winners_by_key(self.tricks) if self.over else []
 
     def view(self, player: int | None) -> dict[str, Any]:
         check_seat(self, player)
@@ -153,7 +108,7 @@ class ToyState(State):
             out["hand"] = sorted(self.hands[player])
         return out
 
-    def determinize(self, observer: int, rng: Rng) -> "ToyState":
+    def determinize(self, observer: int, rng: Rng) -> ToyState:
         """Re-deal every card `observer` has not seen; the pool is sorted first so the sample
         depends only on what the observer knows and on `rng`."""
         check_seat(self, observer, allow_none=False)
@@ -169,26 +124,32 @@ class ToyState(State):
             else:
                 hands.append(sorted(pool[at:at + len(hand)]))
                 at += len(hand)
-        rest = sorted(pool[at:])
-        return ToyState(self.game, self.num_players, hands, rest, list(self.trick), list(self.tricks),
-                        self.leader, self.played, self.options)
+        copy = self.clone()
+        copy.hands, copy.rest = hands, sorted(pool[at:])
+        return copy
 
-    def clone(self) -> "ToyState":
-        return ToyState(self.game, self.num_players, [list(h) for h in self.hands], list(self.rest),
-                        list(self.trick), list(self.tricks), self.leader, self.played, self.options)
+    def validate(self) -> None:
+        cards = sorted([c for h in self.hands for c in h] + self.rest + [c for _, c in self.trick])
+        if len(self.hands) != self.num_players or len(cards) + self.played - len(self.trick) != DECK:
+            raise RecordError("hands, rest, trick: every card must be in one place")
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": NAME,
-            "num_players": self.num_players,
-            "hands": [list(h) for h in self.hands],
-            "rest": list(self.rest),
-            "trick": [list(p) for p in self.trick],
-            "tricks": list(self.tricks),
-            "leader": self.leader,
-            "played": self.played,
-            "options": dict(self.options),
-        }
+
+class ToyGame(Game[ToyState, Play]):
+    name = NAME
+    title = "Toy Tricks"
+    min_players = 2
+    max_players = 4
+    heuristics_module: ClassVar[str | None] = "tests.ai.ai_toygame"
+    option_specs = (OptionSpec("hand", HAND, "cards dealt to each player", choices=(1, 2, 3, 4)),)
+    state_class = ToyState
+
+    def num_actions(self, num_players: int, **options: Any) -> int:
+        return DECK
+
+    def action_from_json(self, obj: Any) -> Play:
+        if not isinstance(obj, dict) or obj.get("type") != "play":
+            raise RecordError(f"not a toy action: {obj!r}")
+        return Play(whole_in_range(obj.get("card"), 1, DECK, "card"))
 
 
 # -- heuristics (this module is the game's heuristics module) ---------------------------------
@@ -196,7 +157,7 @@ class ToyState(State):
 
 def choose(state: ToyState, rng: Rng) -> Play:
     """Lead the highest card; follow with the cheapest winner, else throw the lowest card."""
-    hand = sorted(state.hands[state.current_player])
+    hand = sorted(state.hands[state.current])
     if not state.trick:
         return Play(hand[-1])
     best = max(card for _, card in state.trick)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-import ai_toygame
 from meeple.core import registry
+from tests.ai import ai_toygame
 
 
 @pytest.fixture
 def toy(monkeypatch: pytest.MonkeyPatch) -> str:
     """The toy game's registry name, loadable (also by arena workers) during the test."""
-    monkeypatch.setitem(registry.GAMES, ai_toygame.NAME, "ai_toygame:ToyGame")
+    monkeypatch.setitem(registry.GAMES, ai_toygame.NAME, "tests.ai.ai_toygame:ToyGame")
     return ai_toygame.NAME

@@ -52,7 +52,7 @@ def test_run_rotates_seats_and_duplicates_deals(toy):
 
 
 def test_results_do_not_depend_on_the_number_of_workers(toy):
-    seen = []
+    seen: list[int] = []
     one = run_arena(toy, BOTS3, 3, 12, seed=9, workers=1, progress=seen.append)
     two = run_arena(toy, BOTS3, 3, 12, seed=9, workers=2)
     a, b = one.to_json(), two.to_json()

@@ -9,14 +9,14 @@ import time
 
 import pytest
 
-import ai_toygame
 import meeple
-from meeple.core.registry import games as game_names
 from meeple.ai import ISMCTSBot, SearchConfig, bench_ismcts, make_bot
 from meeple.ai.ismcts import LEVELS, _Policy, parse_level
 from meeple.core import OptionError, Rng, State
-from meeple.core.protocol import SearchTuning
 from meeple.core.conformance import canonical
+from meeple.core.protocol import SearchTuning
+from meeple.core.registry import games as game_names
+from tests.ai import ai_toygame
 
 GAMES = [ai_toygame.NAME, *game_names()]
 
@@ -37,7 +37,7 @@ def _positions(game, players: int, seed: int, count: int) -> list[State]:
     """Mid-game positions reached by random play from a seeded game (one per depth)."""
     rng = Rng(seed)
     state = game.new_game(players, seed=seed)
-    found = []
+    found: list[State] = []
     depth = 0
     while not state.is_terminal and len(found) < count:
         if depth % 3 == 1 and len(state.legal_actions()) > 1:
@@ -53,8 +53,13 @@ def _toy_position(hands, trick, tricks, leader, played, gone=()) -> State:
     game = ai_toygame.ToyGame()
     used = {c for h in hands for c in h} | {c for _, c in trick} | set(gone)
     rest = [c for c in range(1, ai_toygame.DECK + 1) if c not in used]
-    return ai_toygame.ToyState(game, len(hands), [sorted(h) for h in hands], rest, list(trick), list(tricks),
-                               leader, played, {})
+    n = len(hands)
+    return ai_toygame.ToyState(
+        game=game, num_players=n, options={"hand": ai_toygame.HAND}, current=(leader + len(trick)) % n,
+        over=played == ai_toygame.HAND * n,
+        hands=[sorted(h) for h in hands], rest=rest, trick=list(trick), tricks=list(tricks), leader=leader,
+        played=played,
+    )
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -182,7 +187,7 @@ def test_the_collection_a_search_owes_is_made_before_the_move_ends():
     assert young < gc.get_threshold()[0] and middle < gc.get_threshold()[1]
 
 
-def test_slow_playouts_are_cut_at_the_deadline():
+def test_slow_playouts_are_cut_at_the_deadline(monkeypatch):
     """A playout policy slower than the budget: the iteration is dropped, not finished late."""
     state = ai_toygame.ToyGame().new_game(2, seed=3)
 
@@ -195,14 +200,10 @@ def test_slow_playouts_are_cut_at_the_deadline():
     bot = ISMCTSBot(SearchConfig(seconds=0.4))
     import meeple.ai.ismcts as ismcts
 
-    original = ismcts._Policy
-    ismcts._Policy = Slow
-    try:
-        start = time.perf_counter()
-        stats = bot.search(state, Rng(1))
-        took = time.perf_counter() - start
-    finally:
-        ismcts._Policy = original
+    monkeypatch.setattr(ismcts, "_Policy", Slow)
+    start = time.perf_counter()
+    stats = bot.search(state, Rng(1))
+    took = time.perf_counter() - start
     assert took <= 0.44
     assert stats.iterations == 0 and stats.hit_time
 
@@ -230,9 +231,11 @@ def test_no_cheating_hidden_information_does_not_change_the_decision(name, playe
     differed = 0
     for index, state in enumerate(_positions(game, players, seed=40 + players, count=3)):
         me = state.current_player
+        assert me is not None
         other = state.determinize(me, Rng(1000 + index))
         assert canonical(other.view(me)) == canonical(state.view(me))
-        assert canonical(state.determinize(me, Rng(7)).to_json()) == canonical(other.determinize(me, Rng(7)).to_json()), (
+        mine, theirs = state.determinize(me, Rng(7)), other.determinize(me, Rng(7))
+        assert canonical(mine.to_json()) == canonical(theirs.to_json()), (
             f"{name}: determinize({me}, rng) depends on hidden information (e.g. the order of unseen "
             "things): build the pool of unseen things in a canonical order, such as sorted, before "
             "shuffling, so a bot's decision depends only on its view and its seed"
@@ -265,7 +268,8 @@ def test_finds_the_winning_move():
     state = _toy_position([[5], [11, 16]], [(0, 10)], [1, 0], 0, 3, gone=(9, 4))
     assert state.current_player == 1
     bot = ISMCTSBot(SearchConfig(iterations=200))
-    assert bot.choose(state, Rng(2)).card == 11
+    choice = bot.choose(state, Rng(2))
+    assert isinstance(choice, ai_toygame.Play) and choice.card == 11
     assert bot.last.values[10] == 1.0
     assert bot.last.values[15] < 0.9
 
@@ -273,6 +277,7 @@ def test_finds_the_winning_move():
 def test_levels_map_to_budgets_a_person_accepts():
     for level, budget in LEVELS.items():
         bot = make_bot(f"ismcts:{level}")
+        assert isinstance(bot, ISMCTSBot)
         assert bot.name == f"ismcts:{level}"
         assert bot.config.iterations == budget["iterations"]
         assert bot.config.seconds is not None and bot.config.seconds <= 2.0
@@ -310,7 +315,7 @@ def test_spec_settings_and_errors():
                 "ismcts:-1s", "ismcts:normal,epsilon=2"):
         with pytest.raises(OptionError):
             make_bot(bad)
-    with pytest.raises(OptionError, match="bad ISMCTS level 'bogus'.*easy, normal, hard"):
+    with pytest.raises(OptionError, match=r"bad ISMCTS level 'bogus'.*easy, normal, hard"):
         make_bot("ismcts:bogus")
 
 
@@ -377,6 +382,7 @@ def test_game_policies_apply_per_game_and_specs_override_them(toy, monkeypatch):
     tuned, plain = make_bot("ismcts:20"), make_bot("ismcts:20,rollout=random")
     tuned.choose(state, Rng(1))
     plain.choose(state, Rng(1))
+    assert isinstance(tuned, ISMCTSBot) and isinstance(plain, ISMCTSBot)
     assert (tuned.config.rollout, tuned.config.cutoff, tuned.config.iterations) == ("greedy", 2, 20)
     assert (plain.config.rollout, plain.config.cutoff) == ("random", 2)
 

@@ -16,7 +16,8 @@ def meeple(*args, stdin: str = "", cwd=None):
 
 
 def test_simulate_json_is_deterministic_apart_from_timing():
-    args = ["simulate", "triqueta", "--players", "3", "--bots", "greedy,random", "--games", "12", "--seed", "4", "--json"]
+    args = ["simulate", "triqueta", "--players", "3", "--bots", "greedy,random", "--games", "12", "--seed", "4",
+            "--json"]
     first, second = meeple(*args), meeple(*args)
     assert first.returncode == 0, first.stderr
     a, b = json.loads(first.stdout), json.loads(second.stdout)
@@ -145,7 +146,8 @@ def test_arena_json_is_deterministic_and_plots(tmp_path):
 
 
 def test_bench_bot_reports_search_speed():
-    report = json.loads(meeple("bench", "triqueta", "--players", "2", "--bot", "ismcts", "--seconds", "0.3", "--json").stdout)
+    result = meeple("bench", "triqueta", "--players", "2", "--bot", "ismcts", "--seconds", "0.3", "--json")
+    report = json.loads(result.stdout)
     assert report["iterations"] > 0 and report["iterations_per_s"] > 0
 
 

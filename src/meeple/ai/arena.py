@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import multiprocessing
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import permutations
-from typing import Any, Callable
+from typing import Any
 
 from ..core import registry
 from ..core.errors import OptionError
@@ -37,6 +38,7 @@ from ..core.rng import Rng
 from .bots import Bot, make_bot
 from .match import derive_seed, play_game
 from .ratings import mean_ci95, openskill_ratings, ranks_from_results, wilson_ci95
+
 
 def seatings(num_bots: int, players: int) -> list[tuple[int, ...]]:
     """Every seating (bot index per seat) the arena rotates through; see the module docstring."""

@@ -8,7 +8,8 @@ heuristics module, found through the registry (never imported here by name).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..core.errors import OptionError
 from ..core.protocol import Action, State
@@ -31,8 +32,9 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, state: State, rng: Rng) -> Action:
-        return rng.choice(state.legal_actions())
+    def choose(self, state: State[Any], rng: Rng) -> Action:
+        legal: list[Action] = state.legal_actions()
+        return rng.choice(legal)
 
 
 class GreedyBot(Bot):
@@ -44,7 +46,8 @@ class GreedyBot(Bot):
         module = heuristics(state.game)
         if module is None:
             raise OptionError(f"{state.game.title} has no greedy heuristic")
-        return module.choose(state, rng)
+        action: Action = module.choose(state, rng)
+        return action
 
 
 _FACTORIES: dict[str, Callable[[str | None], Bot]] = {

@@ -22,8 +22,9 @@ from __future__ import annotations
 import gc
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 from ..core.errors import OptionError
 from ..core.protocol import Action, SearchTuning, State
@@ -119,9 +120,9 @@ class ISMCTSBot(Bot):
         self.last = SearchStats()
 
     # -- the Bot interface ---------------------------------------------------------------------
-    def choose(self, state: State, rng: Rng) -> Action:
+    def choose(self, state: State[Any], rng: Rng) -> Action:
         start = time.perf_counter()
-        legal = state.legal_actions()
+        legal: list[Action] = state.legal_actions()
         if len(legal) == 1:
             self.last = SearchStats(visits={state.action_id(legal[0]): 0})
             return legal[0]
@@ -184,7 +185,7 @@ class ISMCTSBot(Bot):
         self.last = stats
         return stats
 
-    def _iterate(self, root: _Node, s: State, rng: Rng, policy: "_Policy", hard: float) -> None:
+    def _iterate(self, root: _Node, s: State, rng: Rng, policy: _Policy, hard: float) -> None:
         """One iteration on the determinization `s`: select, expand, play out, back up."""
         node = root
         path = [root]

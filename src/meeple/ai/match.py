@@ -4,18 +4,29 @@ arena. Deterministic: a game's seed and its bots' random streams derive from one
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, TypeVar
 
 from ..core.protocol import Game, State
 from ..core.rng import Rng
+from ..core.shares import win_shares
 from .bots import Bot
+
+T = TypeVar("T")
 
 
 def derive_seed(seed: int, index: int) -> int:
     """The seed of game `index` of a series started with `seed`."""
     rng = Rng(seed ^ (index * 0x9E3779B97F4A7C15))
     return rng.next64() >> 1
+
+
+def seat_streams(seed: int, num_players: int) -> list[Rng]:
+    """Each seat's own random stream for a game with this seed. `meeple play` and `simulate`
+    both use it, so a game played at the terminal and a simulated one with the same bots and
+    seed are the same game."""
+    return [Rng(seed ^ (0xB07 + 7919 * seat)) for seat in range(num_players)]
 
 
 @dataclass
@@ -27,8 +38,7 @@ class GameResult:
     actions: int
 
     def win_shares(self) -> list[float]:
-        share = 1.0 / len(self.winners)
-        return [share if seat in self.winners else 0.0 for seat in range(len(self.seats))]
+        return win_shares(self.winners, len(self.seats))
 
 
 def play_game(
@@ -40,7 +50,7 @@ def play_game(
 ) -> tuple[State, GameResult]:
     """Play one game with `bots[seat]` in each seat; every bot gets its own random stream."""
     state = game.new_game(len(bots), seed=seed, **(options or {}))
-    streams = [Rng(seed ^ (0xB07 + 7919 * seat)) for seat in range(len(bots))]
+    streams = seat_streams(seed, len(bots))
     actions = 0
     while not state.is_terminal:
         seat = state.current_player
@@ -53,13 +63,15 @@ def play_game(
     return state, result
 
 
-def rotated_seating(bots: Sequence[Bot], num_players: int, index: int) -> list[Bot]:
+def rotated_seating(bots: Sequence[T], num_players: int, index: int) -> list[T]:
     """Seat k of game `index` gets bots[(index + k) % len(bots)]: over len(bots) games each bot
     sits in each seat equally often when len(bots) == num_players."""
     return [bots[(index + k) % len(bots)] for k in range(num_players)]
 
 
-def random_playouts(game: Game, num_players: int, seconds: float, seed: int = 0, options: dict[str, Any] | None = None) -> dict[str, float]:
+def random_playouts(
+    game: Game[Any, Any], num_players: int, seconds: float, seed: int = 0, options: dict[str, Any] | None = None
+) -> dict[str, float]:
     """Throughput of uniformly random full games through the fast `step` path."""
     options = options or {}
     games = actions = 0
@@ -77,4 +89,10 @@ def random_playouts(game: Game, num_players: int, seconds: float, seed: int = 0,
         if now >= deadline:
             break
     elapsed = now - start
-    return {"games": games, "actions": actions, "seconds": elapsed, "games_per_s": games / elapsed, "actions_per_s": actions / elapsed}
+    return {
+        "games": games,
+        "actions": actions,
+        "seconds": elapsed,
+        "games_per_s": games / elapsed,
+        "actions_per_s": actions / elapsed,
+    }

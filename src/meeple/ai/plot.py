@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .arena import ArenaResult
 
 
-def plot_ratings(result: "ArenaResult", path: str) -> None:
+def plot_ratings(result: ArenaResult, path: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")

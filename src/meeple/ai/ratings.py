@@ -6,8 +6,8 @@ Kept apart from the arena so the math can be tested on known inputs without play
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 # Two-sided 95% Student t critical values for 1..30 degrees of freedom.
 _T975 = (

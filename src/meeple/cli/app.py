@@ -6,15 +6,16 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any, List, Optional
+from typing import Any, Protocol, cast
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from ..ai.arena import play_arena_game, summarize
 from ..ai.bots import make_bot
-from ..ai.match import derive_seed, play_game, random_playouts, rotated_seating
+from ..ai.match import derive_seed, random_playouts, rotated_seating
 from ..core.errors import MeepleError, OptionError
 from ..core.i18n import check_language
 from ..core.record import GameRecord
@@ -54,7 +55,7 @@ class _Progress:
         )
         self.task = self.bar.add_task(label, total=total)
 
-    def __enter__(self) -> "_Progress":
+    def __enter__(self) -> _Progress:
         self.bar.__enter__()
         return self
 
@@ -76,11 +77,13 @@ class _Progress:
 def play(
     game: str = typer.Argument(..., help="Game name, e.g. triqueta."),
     players: int = typer.Option(3, "--players", "-p", help="Number of players."),
-    bots: Optional[str] = typer.Option(None, "--bots", "-b", help="Comma-separated bots for the non-human seats (default: greedy)."),
+    bots: str | None = typer.Option(
+        None, "--bots", "-b", help="Comma-separated bots for the non-human seats (default: greedy)."
+    ),
     humans: int = typer.Option(1, "--humans", help="Human seats (hot-seat), taking the first seats."),
-    seed: Optional[int] = typer.Option(None, "--seed", "-s", help="Random seed (default: random)."),
+    seed: int | None = typer.Option(None, "--seed", "-s", help="Random seed (default: random)."),
     lang: str = LangOpt,
-    option: Optional[List[str]] = OptionsOpt,
+    option: list[str] | None = OptionsOpt,
     save_dir: Path = typer.Option(Path("records"), "--save-dir", help="Where the game record is saved."),
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with friends."""
@@ -108,7 +111,7 @@ def simulate(
     games: int = typer.Option(100, "--games", "-n", help="Number of games."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the series."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    option: Optional[List[str]] = OptionsOpt,
+    option: list[str] | None = OptionsOpt,
 ) -> None:
     """Bot-against-bot games: win share, mean score and speed per bot."""
     the_game = load(game)
@@ -119,31 +122,35 @@ def simulate(
     if not bot_list:
         raise OptionError("--bots needs at least one bot")
     options = the_game.resolve_options(parse_options(option))
-    names = [b.name for b in bot_list]
-    distinct = list(dict.fromkeys(names))
-    wins = dict.fromkeys(distinct, 0.0)
-    score_sum = dict.fromkeys(distinct, 0.0)
-    seats_held = dict.fromkeys(distinct, 0)
+    specs = [b.name for b in bot_list]
+    outcomes = []
     start = time.perf_counter()
     with _Progress(game, games) as progress:
         for index in range(games):
-            seating = rotated_seating(bot_list, players, index)
-            _, result = play_game(the_game, seating, derive_seed(seed, index), options)
-            for seat, share in enumerate(result.win_shares()):
-                wins[seating[seat].name] += share
-                score_sum[seating[seat].name] += result.scores[seat]
-                seats_held[seating[seat].name] += 1
+            seating = tuple(rotated_seating(range(len(specs)), players, index))
+            outcomes.append(play_arena_game(
+                the_game.name, tuple(specs[b] for b in seating), derive_seed(seed, index), index, seating, options
+            ))
             progress.update(index + 1)
     elapsed = time.perf_counter() - start
-    report = {
+    summary = summarize(the_game.name, specs, players, seed, options, [], outcomes)
+    distinct = list(dict.fromkeys(specs))  # a bot named twice ("greedy,greedy") is reported once
+    wins = dict.fromkeys(distinct, 0.0)
+    score_sum = dict.fromkeys(distinct, 0.0)
+    seats_held = dict.fromkeys(distinct, 0)
+    for bot in summary.summaries:
+        wins[bot.name] += bot.wins
+        score_sum[bot.name] += bot.mean_score * bot.appearances
+        seats_held[bot.name] += bot.appearances
+    report: dict[str, Any] = {
         "game": the_game.name,
         "players": players,
         "games": games,
         "seed": seed,
         "options": options,
-        "bots": names,
+        "bots": specs,
         "wins": {b: wins[b] / games for b in distinct},
-        "mean_score": {b: score_sum[b] / seats_held[b] for b in distinct},
+        "mean_score": {b: score_sum[b] / seats_held[b] if seats_held[b] else 0.0 for b in distinct},
         "games_per_s": games / elapsed,
     }
     if as_json:
@@ -162,12 +169,12 @@ def simulate(
 @app.command()
 def bench(
     game: str = typer.Argument(..., help="Game name."),
-    players: Optional[int] = typer.Option(None, "--players", "-p", help="Number of players (default: the most)."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Number of players (default: the most)."),
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="How long to run."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    option: Optional[List[str]] = OptionsOpt,
-    part: Optional[str] = typer.Option(None, "--part", help="Time one of the game's own parts (castell: towers)."),
-    bot: Optional[str] = typer.Option(None, "--bot", help="Measure a search bot instead (ismcts[:level]): iterations/s."),
+    option: list[str] | None = OptionsOpt,
+    part: str | None = typer.Option(None, "--part", help="Time one of the game's own parts (castell: towers)."),
+    bot: str | None = typer.Option(None, "--bot", help="Measure a search bot instead (ismcts[:level]): iterations/s."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the benchmark positions."),
 ) -> None:
     """Random-playout throughput of an engine (one core), a search bot's speed, or a game's own part."""
@@ -219,8 +226,8 @@ def arena(
     seed: int = typer.Option(1, "--seed", "-s", help="Seed of the series."),
     workers: int = typer.Option(2, "--workers", "-w", help="Worker processes."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
-    plot: Optional[Path] = typer.Option(None, "--plot", help="Write a PNG chart of the ratings."),
-    option: Optional[List[str]] = OptionsOpt,
+    plot: Path | None = typer.Option(None, "--plot", help="Write a PNG chart of the ratings."),
+    option: list[str] | None = OptionsOpt,
 ) -> None:
     """Rate bots against each other: rotated seatings, parallel games, win share, score and OpenSkill rating."""
     from ..ai.arena import plot_ratings, run_arena
@@ -306,9 +313,14 @@ def list_games() -> None:
 
     for name in games():
         the_game = load(name)
-        console.print(f"{name:10} {the_game.title} ({the_game.min_players}-{the_game.max_players} players)", highlight=False)
+        players = f"{the_game.min_players}-{the_game.max_players} players"
+        console.print(f"{name:10} {the_game.title} ({players})", highlight=False)
         for spec in the_game.option_specs:
             console.print(f"           --option {spec.name}={spec.default}  {spec.help}", markup=False, highlight=False)
+
+
+class _UsageMessage(Protocol):
+    def format_message(self) -> str: ...
 
 
 def _usage_error() -> type[Exception]:
@@ -331,7 +343,7 @@ def main(argv: list[str] | None = None) -> None:
     except typer.Abort:
         code = fail("aborted", 130)
     except _usage_error() as exc:
-        lines = exc.format_message().splitlines()
+        lines = cast(_UsageMessage, exc).format_message().splitlines()
         code = fail(f"error: {' '.join(line.strip() for line in lines)}" if lines else "")
     except MeepleError as exc:
         code = fail(f"error: {exc}")

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from rich.console import Console
 from rich.prompt import Prompt
@@ -12,9 +13,9 @@ from rich.rule import Rule
 from rich.text import Text
 
 from ..ai.bots import Bot
+from ..ai.match import seat_streams
 from ..core.protocol import Game, State
 from ..core.record import GameRecord
-from ..core.rng import Rng
 from .render import action_label, breakdown_table, catalog, event_text, renderer
 
 
@@ -53,7 +54,7 @@ class Session:
         )
         stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
         self.path = save_dir / f"{game.name}-{stamp}-seed{seed}.json"
-        self.rngs = [Rng(seed ^ (0xB07 + 7919 * k)) for k in range(len(seats))]
+        self.rngs = seat_streams(seed, len(seats))
         self.hot_seat = len(humans) > 1
         self.last_human: int | None = None
 
@@ -68,7 +69,7 @@ class Session:
     def run(self) -> int:
         state = self.state
         while not state.is_terminal:
-            seat = state.current_player
+            seat = state.current
             bot = self.seats[seat]
             if bot is None:
                 if not self._human_turn(seat):
@@ -95,7 +96,8 @@ class Session:
         if self.hot_seat and self.last_human != seat:
             self.console.print(Rule())
             try:
-                Prompt.ask(self.cat.text("ui.pass_device", player=self.cat.player(seat)), console=self.console, default="")
+                prompt = self.cat.text("ui.pass_device", player=self.cat.player(seat))
+                Prompt.ask(prompt, console=self.console, default="")
             except EOFError:
                 return False
             self.console.clear()

@@ -14,7 +14,7 @@ from itertools import islice
 from typing import Any
 
 from .errors import IllegalAction
-from .protocol import Game, State
+from .protocol import Game, State, StateT
 from .rng import Rng
 
 
@@ -68,14 +68,14 @@ def check_state(state: State, rng: Rng, views: bool = True) -> None:
 
 
 def check_random_game(
-    game: Game,
+    game: Game[StateT, Any],
     num_players: int,
     seed: int,
     options: dict[str, Any] | None = None,
-    extra: Callable[[State], None] | None = None,
+    extra: Callable[[StateT], None] | None = None,
     views_every: int = 1,
     max_actions: int = 100_000,
-) -> State:
+) -> StateT:
     """Play one random game checking every invariant; returns the final state."""
     options = options or {}
     rng = Rng(seed ^ 0x5EED)

@@ -98,4 +98,4 @@ class _CatalogFormatter(string.Formatter):
             )
         if format_spec and format_spec.isidentifier():
             return self.catalog.name(format_spec, value)
-        return super().format_field(value, format_spec)
+        return str(super().format_field(value, format_spec))

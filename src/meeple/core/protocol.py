@@ -310,9 +310,10 @@ class State(ABC, Generic[ActionT]):
     def determinize(self: StateT, observer: int, rng: Rng) -> StateT:
         """A full state consistent with what `observer` has seen, every unseen thing re-sampled."""
 
-    @abstractmethod
     def clone(self: StateT) -> StateT:
-        """An independent copy (generated from the fields by `@game_state`)."""
+        """An independent copy. `@game_state` generates it from the fields, so only a class
+        that is not a game state lands here."""
+        raise TypeError(f"{type(self).__name__} is not a @game_state class: it has no clone()")
 
     # -- serialization --------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -29,9 +29,10 @@ class GameRecord:
     players: list[str] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
 
-    def new_state(self) -> State:
+    def new_state(self) -> State[Any]:
         try:
-            return load(self.game).new_game(self.num_players, seed=self.seed, **self.options)
+            state: State[Any] = load(self.game).new_game(self.num_players, seed=self.seed, **self.options)
+            return state
         except MeepleError as exc:
             raise RecordError(f"record cannot start its game: {exc}") from None
 

@@ -39,7 +39,7 @@ def load(name: str) -> Game:
     if key not in GAMES or not _installed(GAMES[key]):
         raise OptionError(f"no game {name!r} (games: {', '.join(games())})")
     module_name, class_name = GAMES[key].split(":")
-    cls = getattr(importlib.import_module(module_name), class_name)
+    cls: type[Game[Any, Any]] = getattr(importlib.import_module(module_name), class_name)
     return cls()
 
 

@@ -18,7 +18,6 @@ the engine never changes in place, such as loaded components).
 
 from __future__ import annotations
 
-import abc
 import dataclasses
 import types
 import typing
@@ -295,7 +294,6 @@ def game_state(cls: type[T]) -> type[T]:
     _fields(made)
     if "clone" not in cls.__dict__:
         type.__setattr__(made, "clone", _build_clone(made))
-        abc.update_abstractmethods(made)  # the generated clone implements an abstract method
     return made
 
 

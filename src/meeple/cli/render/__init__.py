@@ -30,8 +30,8 @@ def action_label(module: ModuleType, action_json: dict[str, Any], cat: Catalog, 
     """A move's label; renderers may take the viewer's `view` for context."""
     func = module.action_label
     if "view" in inspect.signature(func).parameters:
-        return func(action_json, cat, view=view)
-    return func(action_json, cat)
+        return str(func(action_json, cat, view=view))
+    return str(func(action_json, cat))
 
 
 def event_text(event: Event, seat: int | None, cat: Catalog) -> str:
