@@ -24,6 +24,8 @@ interval, and an OpenSkill Plackett-Luce rating from the games replayed in index
 from __future__ import annotations
 
 import multiprocessing
+import os
+import signal
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +34,7 @@ from typing import Any
 
 from ..core import registry
 from ..core.errors import OptionError
+from ..core.observation import Observation
 from ..core.protocol import Action, State
 from ..core.registry import load
 from ..core.rng import Rng
@@ -167,8 +170,18 @@ class ArenaResult:
 
 
 def _init_worker(games: dict[str, str]) -> None:
-    """Give a fresh worker process the parent's game registry (tests register extra games)."""
+    """Give a fresh worker process the parent's game registry (tests register extra games), and
+    leave Ctrl-C to the parent, which stops the pool: a worker never prints a traceback for it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     registry.GAMES.update(games)
+
+
+def usable_workers(requested: int, games: int) -> int:
+    """Worker processes worth starting: no more than the games or the machine's cores (each is
+    a whole Python process of about 40 MB, and more processes than cores only add switching)."""
+    if requested < 1:
+        raise OptionError(f"the arena needs at least one worker, not {requested}")
+    return max(1, min(requested, games, os.cpu_count() or 1))
 
 
 class _Timed(Bot):
@@ -180,14 +193,17 @@ class _Timed(Bot):
         self.slowest = 0.0
         self.capped = 0
 
-    def choose(self, state: State, rng: Rng) -> Action:
+    def choose(self, position: State[Any] | Observation[Any], rng: Rng) -> Action:
         start = time.perf_counter()
-        action = self.bot.choose(state, rng)
+        action = self.bot.choose(position, rng)
         self.slowest = max(self.slowest, time.perf_counter() - start)
         last = getattr(self.bot, "last", None)
         if last is not None and getattr(last, "hit_time", False):
             self.capped += 1
         return action
+
+    def decide(self, seen: Observation[Any], rng: Rng) -> Action:
+        return self.choose(seen, rng)
 
 
 def play_arena_game(game_name: str, specs: tuple[str, ...], seed: int, index: int,
@@ -232,8 +248,7 @@ def run_arena(
     resolved = loaded.resolve_options(options or {})
     if games < 1:
         raise OptionError(f"the arena needs at least one game, not {games}")
-    if workers < 1:
-        raise OptionError(f"the arena needs at least one worker, not {workers}")
+    workers = usable_workers(workers, games)
     specs = [spec.strip() for spec in bots]
     for spec in specs:
         make_bot(spec)  # a bad spec fails here with its one-line message
@@ -255,12 +270,16 @@ def run_arena(
                 progress(done)
     else:
         context = multiprocessing.get_context("spawn")
-        with context.Pool(min(workers, games), initializer=_init_worker, initargs=(dict(registry.GAMES),)) as pool:
-            for outcome in pool.imap_unordered(_play_task, tasks, chunksize=1):
-                outcomes[outcome.index] = outcome
-                done += 1
-                if progress is not None:
-                    progress(done)
+        with context.Pool(workers, initializer=_init_worker, initargs=(dict(registry.GAMES),)) as pool:
+            try:
+                for outcome in pool.imap_unordered(_play_task, tasks, chunksize=1):
+                    outcomes[outcome.index] = outcome
+                    done += 1
+                    if progress is not None:
+                        progress(done)
+            except KeyboardInterrupt:
+                pool.terminate()  # workers ignore SIGINT; stop them before the interrupt goes on
+                raise
     finished = [o for o in outcomes if o is not None]
     result = summarize(loaded.name, specs, players, seed, resolved, plan, finished)
     result.workers = workers

@@ -1,8 +1,10 @@
 """Bot interface and the simple bots.
 
-A bot chooses an action for `state.current_player`. It must decide only from what that seat may
-know: its own view and the public history. Game-specific knowledge comes from the game's
-heuristics module, found through the registry (never imported here by name).
+A bot chooses an action for the seat to move from an `Observation` (meeple.core.observation):
+that seat's legal actions, its view, and a sample state in which everything the seat cannot see
+has been re-dealt. Bots never receive the real state, so none can read another seat's secrets.
+Game-specific knowledge comes from the game's heuristics module, found through the registry
+(never imported here by name).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.errors import OptionError
+from ..core.observation import Observation
 from ..core.protocol import Action, State
 from ..core.registry import heuristics
 from ..core.rng import Rng
@@ -22,9 +25,15 @@ class Bot(ABC):
 
     name: str = "bot"
 
+    def choose(self, position: State[Any] | Observation[Any], rng: Rng) -> Action:
+        """A legal action for the seat to move. Given a real state, the bot sees only its
+        observation of it."""
+        seen = position if isinstance(position, Observation) else Observation.of(position)
+        return self.decide(seen, rng)
+
     @abstractmethod
-    def choose(self, state: State, rng: Rng) -> Action:
-        """A legal action for `state.current_player`."""
+    def decide(self, seen: Observation[Any], rng: Rng) -> Action:
+        """A legal action for `seen.seat`, from what that seat may know."""
 
 
 class RandomBot(Bot):
@@ -32,21 +41,22 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, state: State[Any], rng: Rng) -> Action:
-        legal: list[Action] = state.legal_actions()
+    def decide(self, seen: Observation[Any], rng: Rng) -> Action:
+        legal: list[Action] = seen.legal_actions()
         return rng.choice(legal)
 
 
 class GreedyBot(Bot):
-    """The game's own one-ply heuristic (its heuristics module's `choose`)."""
+    """The game's own one-ply heuristic (its heuristics module's `choose`), applied to the
+    observation's sample, where the other seats' secrets are re-dealt."""
 
     name = "greedy"
 
-    def choose(self, state: State, rng: Rng) -> Action:
-        module = heuristics(state.game)
+    def decide(self, seen: Observation[Any], rng: Rng) -> Action:
+        module = heuristics(seen.game)
         if module is None:
-            raise OptionError(f"{state.game.title} has no greedy heuristic")
-        action: Action = module.choose(state, rng)
+            raise OptionError(f"{seen.game.title} has no greedy heuristic")
+        action: Action = module.choose(seen.sample, rng)
         return action
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core.errors import OptionError
+from ..core.observation import Observation
 from ..core.protocol import Action, SearchTuning, State
 from ..core.registry import heuristics, load
 from ..core.rng import Rng
@@ -120,21 +121,29 @@ class ISMCTSBot(Bot):
         self.last = SearchStats()
 
     # -- the Bot interface ---------------------------------------------------------------------
-    def choose(self, state: State[Any], rng: Rng) -> Action:
-        start = time.perf_counter()
-        legal: list[Action] = state.legal_actions()
+    def choose(self, position: State[Any] | Observation[Any], rng: Rng) -> Action:
+        start = time.perf_counter()  # the time cap counts the observation too
+        seen = position if isinstance(position, Observation) else Observation.of(position)
+        return self._decide(seen, rng, start)
+
+    def decide(self, seen: Observation[Any], rng: Rng) -> Action:
+        return self._decide(seen, rng, time.perf_counter())
+
+    def _decide(self, seen: Observation[Any], rng: Rng, start: float) -> Action:
+        legal: list[Action] = seen.legal_actions()
         if len(legal) == 1:
-            self.last = SearchStats(visits={state.action_id(legal[0]): 0})
+            self.last = SearchStats(visits={seen.action_id(legal[0]): 0})
             return legal[0]
-        stats = self.search(state, rng, start)
-        by_id = {state.action_id(a): a for a in legal}
+        stats = self.search(seen.sample, rng, start)
+        by_id = {seen.action_id(a): a for a in legal}
         best = max(by_id, key=lambda aid: (stats.visits.get(aid, 0), stats.values.get(aid, 0.0), -aid))
         return by_id[best]
 
     # -- search --------------------------------------------------------------------------------
-    def search(self, state: State, rng: Rng, start: float | None = None) -> SearchStats:
+    def search(self, state: State[Any], rng: Rng, start: float | None = None) -> SearchStats:
         """Run one search for `state.current_player` and return the root statistics. The time
-        budget counts from `start` (a `time.perf_counter()` value; default: now)."""
+        budget counts from `start` (a `time.perf_counter()` value; default: now). The search
+        reads `state` only through `determinize(me, rng)`, so an observation's sample serves."""
         if start is None:
             start = time.perf_counter()
         # A garbage collection can pause for 0.1 s or more once a process holds large caches

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..core.observation import Observation
 from ..core.protocol import Game, State
 from ..core.rng import Rng
 from ..core.shares import win_shares
@@ -54,7 +55,7 @@ def play_game(
     actions = 0
     while not state.is_terminal:
         seat = state.current_player
-        action = bots[seat].choose(state, streams[seat])
+        action = bots[seat].choose(Observation.of(state), streams[seat])
         state.apply(action)
         actions += 1
         if on_action is not None:

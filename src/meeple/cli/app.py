@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -13,8 +15,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..ai.arena import play_arena_game, summarize
-from ..ai.bots import make_bot
+from ..ai.arena import ArenaResult, play_arena_game, summarize
+from ..ai.bots import Bot, make_bot
 from ..ai.match import derive_seed, random_playouts, rotated_seating
 from ..core.errors import MeepleError, OptionError
 from ..core.i18n import check_language
@@ -22,6 +24,7 @@ from ..core.record import GameRecord
 from ..core.registry import load
 from ..core.rng import seed_from
 from .options import parse_bots, parse_options
+from .outputs import check_output_file, prepare_output_folder, reserve_new_file
 from .render import breakdown_table, catalog, renderer
 
 app = typer.Typer(
@@ -32,6 +35,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 console = Console()
+#: Exit status after Ctrl-C, as shells report a process ended by SIGINT.
+INTERRUPTED = 130
+#: The longest benchmark run (an hour); also refuses nan and infinity.
+MAX_BENCH_SECONDS = 3600.0
 
 LangOpt = typer.Option("en", "--lang", help="Language: en or zh-Hant.")
 OptionsOpt = typer.Option(None, "--option", "-o", help="Rule option name=value (repeatable), e.g. duo=true.")
@@ -75,21 +82,45 @@ class _Progress:
 
 @app.command()
 def play(
-    game: str = typer.Argument(..., help="Game name, e.g. triqueta."),
-    players: int = typer.Option(3, "--players", "-p", help="Number of players."),
+    game: str | None = typer.Argument(None, help="Game name, e.g. triqueta (not with --resume)."),
+    players: int | None = typer.Option(None, "--players", "-p", help="Number of players (default: 3)."),
     bots: str | None = typer.Option(
         None, "--bots", "-b", help="Comma-separated bots for the non-human seats (default: greedy)."
     ),
-    humans: int = typer.Option(1, "--humans", help="Human seats (hot-seat), taking the first seats."),
+    humans: int | None = typer.Option(None, "--humans", help="Human seats (hot-seat), the first seats (default: 1)."),
     seed: int | None = typer.Option(None, "--seed", "-s", help="Random seed (default: random)."),
     lang: str = LangOpt,
     option: list[str] | None = OptionsOpt,
     save_dir: Path = typer.Option(Path("records"), "--save-dir", help="Where the game record is saved."),
+    resume: Path | None = typer.Option(
+        None, "--resume", help="Continue a saved game: same seats, bots, seed and options; saved back to FILE."
+    ),
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with friends."""
     from .session import Session
 
     check_language(lang)
+    if resume is not None:
+        given = [flag for flag, value in (("GAME", game), ("--players", players), ("--bots", bots),
+                                          ("--humans", humans), ("--seed", seed), ("--option", option)) if value]
+        if given:
+            raise OptionError(f"--resume takes the game, seats, bots, seed and options from the record, not {given[0]}")
+        record, seats = _resumed(resume)
+        path = resume
+    else:
+        if game is None:
+            raise OptionError("name a game to play (meeple games lists them), or --resume FILE")
+        record, seats = _new_record(game, players or 3, bots, 1 if humans is None else humans, seed, option)
+        folder = prepare_output_folder(save_dir, "--save-dir")
+        path = reserve_new_file(folder, f"{record.game}-{dt.datetime.now():%Y%m%d-%H%M%S}-seed{record.seed}", ".json")
+    session = Session(record, seats, lang, console, path)
+    raise typer.Exit(session.run())
+
+
+def _new_record(
+    game: str, players: int, bots: str | None, humans: int, seed: int | None, option: list[str] | None
+) -> tuple[GameRecord, list[Bot | None]]:
+    """The empty record of a new game and who sits where (None: a person)."""
     the_game = load(game)
     the_game.check_players(players)
     if not 0 <= humans <= players:
@@ -98,9 +129,26 @@ def play(
     needed = players - humans
     if bots is not None and len(bot_list) != needed and needed:
         raise OptionError(f"--bots names {len(bot_list)} bot(s) but {needed} seat(s) need one")
-    seats = [None] * humans + [bot_list[k % len(bot_list)] for k in range(needed)]
-    session = Session(the_game, seats, seed_from(seed), parse_options(option), lang, console, save_dir)
-    raise typer.Exit(session.run())
+    seats: list[Bot | None] = [None] * humans + [bot_list[k % len(bot_list)] for k in range(needed)]
+    seed_value = seed_from(seed)
+    state = the_game.new_game(players, seed=seed_value, **parse_options(option))
+    record = GameRecord(
+        game=the_game.name, num_players=players, seed=seed_value, options=state.options,
+        players=["human" if s is None else s.name for s in seats],
+    )
+    return record, seats
+
+
+def _resumed(path: Path) -> tuple[GameRecord, list[Bot | None]]:
+    """A saved game to continue, and its seats as the record names them."""
+    record = GameRecord.load(path)
+    if len(record.players) != record.num_players:
+        raise OptionError(f"{path} does not name who sits in each of its {record.num_players} seats")
+    seats = [None if name == "human" else make_bot(name) for name in record.players]
+    if record.replay().is_terminal:
+        raise OptionError(f"the game in {path} is over; meeple replay {path} shows it")
+    check_output_file(path, "--resume")
+    return record, seats
 
 
 @app.command()
@@ -179,8 +227,8 @@ def bench(
 ) -> None:
     """Random-playout throughput of an engine (one core), a search bot's speed, or a game's own part."""
     the_game = load(game)
-    if seconds <= 0:
-        raise OptionError(f"--seconds must be positive, not {seconds}")
+    if not (math.isfinite(seconds) and 0 < seconds <= MAX_BENCH_SECONDS):
+        raise OptionError(f"--seconds must be a number of seconds from 0 to {MAX_BENCH_SECONDS}, not {seconds}")
     if part is not None:
         parts = the_game.benchmarks()
         if part not in parts:
@@ -234,15 +282,29 @@ def arena(
     from ..ai.bots import split_bot_specs
 
     specs = split_bot_specs(bots)
+    if plot is not None:
+        check_output_file(plot, "--plot")
     with _Progress(game, games) as progress:
         result = run_arena(game, specs, players, games, seed, workers, progress=progress.update,
                            options=parse_options(option))
+    plot_error = None
     if plot is not None:
-        plot_ratings(result, str(plot))
+        try:
+            plot_ratings(result, str(plot))
+        except (OSError, ValueError) as exc:  # the results are printed all the same
+            plot_error = f"cannot write the chart {plot}: {exc.strerror or exc}"
     if as_json:
         print(json.dumps(result.to_json()))
-        return
-    table = Table(title=f"{load(game).title}: {len(result.outcomes)} games, {players} players, seed {seed}"
+    else:
+        _print_arena(result, players, seed)
+        if plot is not None and plot_error is None:
+            console.print(f"ratings chart written to {plot}")
+    if plot_error is not None:
+        raise OptionError(plot_error)
+
+
+def _print_arena(result: ArenaResult, players: int, seed: int) -> None:
+    table = Table(title=f"{load(result.game).title}: {len(result.outcomes)} games, {players} players, seed {seed}"
                   + ("" if result.balanced else " (seatings not balanced)"))
     for column in ("bot", "win share [95% CI]", "mean score [95% CI]", "rating μ ± σ"):
         table.add_column(column, justify="left" if column == "bot" else "right")
@@ -254,8 +316,6 @@ def arena(
             f"{s.mu:.2f} ± {s.sigma:.2f}",
         )
     console.print(table)
-    if plot is not None:
-        console.print(f"ratings chart written to {plot}")
 
 
 @app.command()
@@ -295,6 +355,7 @@ def render(
 ) -> None:
     """Draw the final position of a game record as an SVG picture."""
     check_language(lang)
+    check_output_file(svg, "--svg")
     record = GameRecord.load(file)
     state = record.replay()
     module = renderer(record.game)
@@ -302,7 +363,10 @@ def render(
         raise OptionError(f"{state.game.title} cannot draw itself as SVG yet")
     cat = catalog(record.game, lang)
     cat.player_names = [f"{cat.text('ui.seat', seat=k + 1)} ({name})" for k, name in enumerate(record.players)]
-    svg.write_text(module.svg(state.view(None), cat), encoding="utf-8")
+    try:
+        svg.write_text(module.svg(state.view(None), cat), encoding="utf-8")
+    except OSError as exc:
+        raise OptionError(f"cannot write {svg}: {exc.strerror or exc}") from None
     console.print(f"wrote {svg}")
 
 
@@ -341,12 +405,14 @@ def main(argv: list[str] | None = None) -> None:
     except typer.Exit as exc:
         code = exc.exit_code
     except typer.Abort:
-        code = fail("aborted", 130)
+        code = fail("aborted", INTERRUPTED)
     except _usage_error() as exc:
         lines = cast(_UsageMessage, exc).format_message().splitlines()
         code = fail(f"error: {' '.join(line.strip() for line in lines)}" if lines else "")
     except MeepleError as exc:
         code = fail(f"error: {exc}")
     except KeyboardInterrupt:
-        code = fail("interrupted", 130)
+        code = INTERRUPTED
+    if code == INTERRUPTED:  # Typer turns Ctrl-C into this exit status without a word
+        fail("interrupted", INTERRUPTED)
     sys.exit(code if isinstance(code, int) else 0)

@@ -7,17 +7,30 @@ re-creates every state exactly, because all randomness flows from the seed.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .checks import whole_in_range
 from .errors import MeepleError, RecordError
+from .jsonio import read_json_file
 from .protocol import Action, State
-from .registry import load
+from .registry import games, load
 
 FORMAT = "meeple-record"
 VERSION = 1
+#: Seeds are 64-bit (core.rng.seed_from masks a user's seed to this range).
+MAX_SEED = (1 << 64) - 1
+#: The fields of a record file besides "format" and "version", with their JSON types.
+FIELDS: dict[str, type] = {"game": str, "num_players": int, "seed": int, "options": dict, "players": list, "actions": list}
+_KIND_NAMES = {str: "text", int: "a whole number", dict: "an object", list: "a list"}
+
+
+def _short(value: Any) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 40 else shown[:37] + "..."
 
 
 @dataclass
@@ -71,34 +84,47 @@ class GameRecord:
             raise RecordError(f"not a meeple game record (missing \"format\": \"{FORMAT}\")")
         if obj.get("version") != VERSION:
             raise RecordError(f"unsupported record version {obj.get('version')!r} (expected {VERSION})")
-        expected = {"game": str, "num_players": int, "seed": int, "options": dict, "players": list, "actions": list}
-        for key, kind in expected.items():
+        unknown = sorted(set(obj) - {"format", "version", *FIELDS})
+        if unknown:
+            raise RecordError(f"record has an unknown field {unknown[0]!r}")
+        for key, kind in FIELDS.items():
             value = obj.get(key)
-            if not isinstance(value, kind) or isinstance(value, bool):
-                raise RecordError(f"record field {key!r} must be a {kind.__name__}, not {value!r}")
-        if not all(isinstance(a, dict) for a in obj["actions"]):
+            if type(value) is not kind:
+                raise RecordError(f"record field {key!r} must be {_KIND_NAMES[kind]}, not {_short(value)}")
+        if obj["game"] not in games():
+            raise RecordError(f"record of an unknown game {_short(obj['game'])} (games: {', '.join(games())})")
+        whole_in_range(obj["num_players"], 1, 99, "record field 'num_players'")
+        whole_in_range(obj["seed"], 0, MAX_SEED, "record field 'seed'")
+        if not all(type(p) is str for p in obj["players"]):
+            raise RecordError("record field 'players' must hold names (text)")
+        if not all(type(a) is dict for a in obj["actions"]):
             raise RecordError("record field 'actions' must hold JSON objects")
         return cls(
             game=obj["game"],
             num_players=obj["num_players"],
             seed=obj["seed"],
             options=obj["options"],
-            players=[str(p) for p in obj["players"]],
+            players=list(obj["players"]),
             actions=obj["actions"],
         )
 
+    def dumps(self) -> str:
+        """The record as the text of a record file."""
+        return json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n"
+
     def save(self, path: Path) -> None:
+        """Write the record to `path` whole or not at all (through a temporary file beside it),
+        so an interrupted save never leaves half a record. Raises OSError."""
+        path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_json(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        try:
+            temporary.write_text(self.dumps(), encoding="utf-8")
+            os.replace(temporary, path)
+        finally:
+            temporary.unlink(missing_ok=True)
 
     @classmethod
-    def load(cls, path: Path) -> GameRecord:
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-        try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{path} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
-        return cls.from_json(obj)
+    def load(cls, path: Path | str) -> GameRecord:
+        """Read a record file; any problem with it is one RecordError naming the file."""
+        return cls.from_json(read_json_file(path))
