@@ -12,7 +12,9 @@ import time
 from pathlib import Path
 
 
-def meeple(*args: str, stdin: str = "", cwd: Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def meeple(
+    *args: str, stdin: str = "", cwd: Path | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
     """`meeple ARGS` with `stdin` as its input; output captured as text."""
     return subprocess.run(
         [sys.executable, "-m", "meeple", *args],

@@ -112,7 +112,8 @@ def test_an_arena_whose_chart_fails_still_prints_its_results(tmp_path, monkeypat
               "--plot", str(tmp_path / "chart.png"), "--json"])
     out, err = capsys.readouterr()
     assert exit_.value.code == 2
-    assert err.strip().splitlines()[-1] == f"meeple: error: cannot write the chart {tmp_path / 'chart.png'}: No space left on device"
+    chart = tmp_path / "chart.png"
+    assert err.strip().splitlines()[-1] == f"meeple: error: cannot write the chart {chart}: No space left on device"
     assert json.loads(out)["game"] == "triqueta"  # the results were not lost
 
 
@@ -219,7 +220,7 @@ def test_ctrl_c_stops_an_arena_with_one_line(tmp_path):
     )
     time.sleep(4)  # the workers are playing
     process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    _, err = process.communicate(timeout=60)
     assert process.returncode == 130
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert err.strip().splitlines()[-1] == "meeple: interrupted"

@@ -142,9 +142,8 @@ class Session:
     def _human_move(self, seat: int) -> Action | None:
         """Ask the human at `seat` for a move; None when they quit or input ends."""
         state = self.state
-        if self.hot_seat and self.last_human != seat:
-            if not self._hand_over(seat):
-                return None
+        if self.hot_seat and self.last_human != seat and not self._hand_over(seat):
+            return None
         self.last_human = seat
         view = state.view(seat)
         self.console.print(Rule(self.cat.text("ui.your_turn", player=self.cat.player(seat))))

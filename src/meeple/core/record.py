@@ -24,7 +24,9 @@ VERSION = 1
 #: Seeds are 64-bit (core.rng.seed_from masks a user's seed to this range).
 MAX_SEED = (1 << 64) - 1
 #: The fields of a record file besides "format" and "version", with their JSON types.
-FIELDS: dict[str, type] = {"game": str, "num_players": int, "seed": int, "options": dict, "players": list, "actions": list}
+FIELDS: dict[str, type] = {
+    "game": str, "num_players": int, "seed": int, "options": dict, "players": list, "actions": list,
+}
 _KIND_NAMES = {str: "text", int: "a whole number", dict: "an object", list: "a list"}
 
 
