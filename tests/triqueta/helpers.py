@@ -3,26 +3,26 @@
 from __future__ import annotations
 
 import meeple
-from meeple.games.triqueta.actions import DRAW_MOVE, TAKE_MOVES, discard_move, keep_move, place_move
+from meeple.games.triqueta.actions import DRAW_ACTION, TAKE_ACTIONS, discard_action, keep_action, place_action
 from meeple.games.triqueta.components import ANIMALS
 
 RABBIT, OWL, DEER, BOAR, RAM, BEAR = range(len(ANIMALS))
 GAME = meeple.load("triqueta")
 
-draw = DRAW_MOVE
-keep = keep_move(0)
+draw = DRAW_ACTION
+keep = keep_action(0)
 
 
 def take(row: int):
-    return TAKE_MOVES[row]
+    return TAKE_ACTIONS[row]
 
 
 def place(row: int, slot: int = 0):
-    return place_move(row, slot)
+    return place_action(row, slot)
 
 
 def discard(slot: int = 0):
-    return discard_move(slot)
+    return discard_action(slot)
 
 
 def new(players: int = 3, seed: int = 1, **options):

@@ -8,7 +8,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...core.i18n import Catalog
+from meeple.core.i18n import Catalog
 
 ANIMAL_STYLE = ("bright_white", "yellow", "dark_orange", "red", "cyan", "magenta")
 
@@ -25,8 +25,9 @@ def _tokens(tokens: list[int], cat: Catalog) -> Text:
 
 def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableType:
     parts: list[RenderableType] = []
+    current = f" ({cat.text('ui.current_tower')})"
     towers = "  ".join(
-        cat.text("ui.tower", n=i + 1, count=c) + (f" ({cat.text('ui.current_tower')})" if i == view["current_tower"] else "")
+        cat.text("ui.tower", n=i + 1, count=c) + (current if i == view["current_tower"] else "")
         for i, c in enumerate(view["towers"])
     )
     parts.append(Text(cat.text("ui.round", round=view["round"], rounds=view["rounds"]), style="bold"))
@@ -55,7 +56,7 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
         if index == view["current_player"]:
             name = f"▶ {name}"
         face_down = str(p["face_down_count"])
-        if "face_down" in p and p["face_down"]:
+        if p.get("face_down"):
             face_down += " [" + ", ".join(cat.name("animal", t) for t in p["face_down"]) + "]"
         score = str(p["score"])
         if p.get("score_with_face_down", p["score"]) != p["score"]:

@@ -3,10 +3,22 @@
 import pytest
 
 from meeple.core.errors import IllegalAction
-from meeple.games.triqueta.scoring import animal_points, best_face_down_choice, collection_points
 from meeple.games.triqueta.components import VALUES
-
-from .helpers import BEAR, BOAR, DEER, OWL, RABBIT, RAM, GAME, discard, draw, keep, new, place, set_next_draws, take
+from meeple.games.triqueta.scoring import animal_points, best_face_down_choice, collection_points
+from tests.triqueta.helpers import (
+    BEAR,
+    DEER,
+    OWL,
+    RABBIT,
+    RAM,
+    discard,
+    draw,
+    keep,
+    new,
+    place,
+    set_next_draws,
+    take,
+)
 
 
 # -- setup -----------------------------------------------------------------------------------

@@ -4,8 +4,7 @@ from meeple.ai.bots import make_bot
 from meeple.ai.match import play_game
 from meeple.core.rng import Rng
 from meeple.games.triqueta import heuristics
-
-from .helpers import BEAR, DEER, OWL, GAME, new, place, set_next_draws, take
+from tests.triqueta.helpers import BEAR, DEER, GAME, OWL, new, place, set_next_draws, take
 
 
 def test_greedy_beats_random_clearly():

@@ -2,13 +2,13 @@
 
 import json
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from meeple.core.conformance import canonical, check_random_game
 from meeple.core.rng import Rng
 from meeple.games.triqueta.components import ANIMALS, TOKENS_PER_ANIMAL
-
-from .helpers import GAME
+from tests.triqueta.helpers import GAME
 
 
 def tokens_conserved(state):
@@ -62,7 +62,11 @@ def test_random_games_keep_every_invariant(seed, players, duo):
 
 
 @settings(max_examples=20)
-@given(seed=st.integers(min_value=0, max_value=2**32), players=st.integers(min_value=2, max_value=5), cut=st.integers(0, 200))
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    players=st.integers(min_value=2, max_value=5),
+    cut=st.integers(0, 200),
+)
 def test_view_is_independent_of_hidden_information(seed, players, cut):
     """Two states that differ only in what a seat cannot see give that seat the same view."""
     state = GAME.new_game(players, seed=seed)
