@@ -48,7 +48,7 @@ def test_greedy_decision_ignores_what_it_cannot_see():
             state.step(rng.choice(state.legal_actions()))
         if state.is_terminal:
             continue
-        seat = state.current_player
+        seat = state.current
         decisions = {heuristics.choose(state.determinize(seat, Rng(k)), Rng(0)) for k in range(4)}
         assert decisions == {heuristics.choose(state, Rng(0))}
 

@@ -117,7 +117,9 @@ class TriquetaState(State[Action]):
         return found
 
     def action_id(self, action: Action) -> int:
-        return actions.action_id(action)
+        # Inlined from actions.action_id: search asks for an id at every node.
+        number = ACTION_ID.get(action) if type(action) is Action else None
+        return actions.action_id(action) if number is None else number
 
     def action_from_id(self, action_id: int) -> Action:
         return actions.action_from_id(action_id)
