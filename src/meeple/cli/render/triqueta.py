@@ -1,4 +1,6 @@
-"""Triqueta in the terminal: rows, collections, towers, your face-down tokens, live scores."""
+"""Triqueta in the terminal: rows, collections, towers, your face-down tokens, live scores.
+
+Everything here reads the view dict only (see meeple.games.triqueta.view)."""
 
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
     parts.append(rows)
     players = Table(show_header=True, padding=(0, 1))
     players.add_column("")
-    for a in range(6):
+    for a in range(len(view["players"][0]["collection"])):
         players.add_column(cat.name("animal", a), justify="right", style=ANIMAL_STYLE[a])
     players.add_column(cat.text("ui.face_down"), justify="right")
     players.add_column(cat.text("ui.trees"), justify="right")
