@@ -1,4 +1,6 @@
-"""Triqueta in the terminal: rows, collections, towers, your face-down tokens, live scores."""
+"""Triqueta in the terminal: rows, collections, towers, your face-down tokens, live scores.
+
+Everything here reads the view dict only (see meeple.games.triqueta.view)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ...core.i18n import Catalog
+from meeple.core.i18n import Catalog
 
 ANIMAL_STYLE = ("bright_white", "yellow", "dark_orange", "red", "cyan", "magenta")
 
@@ -25,8 +27,9 @@ def _tokens(tokens: list[int], cat: Catalog) -> Text:
 
 def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableType:
     parts: list[RenderableType] = []
+    current = f" ({cat.text('ui.current_tower')})"
     towers = "  ".join(
-        cat.text("ui.tower", n=i + 1, count=c) + (f" ({cat.text('ui.current_tower')})" if i == view["current_tower"] else "")
+        cat.text("ui.tower", n=i + 1, count=c) + (current if i == view["current_tower"] else "")
         for i, c in enumerate(view["towers"])
     )
     parts.append(Text(cat.text("ui.round", round=view["round"], rounds=view["rounds"]), style="bold"))
@@ -41,7 +44,7 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
     parts.append(rows)
     players = Table(show_header=True, padding=(0, 1))
     players.add_column("")
-    for a in range(6):
+    for a in range(len(view["players"][0]["collection"])):
         players.add_column(cat.name("animal", a), justify="right", style=ANIMAL_STYLE[a])
     players.add_column(cat.text("ui.face_down"), justify="right")
     players.add_column(cat.text("ui.trees"), justify="right")
@@ -55,7 +58,7 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
         if index == view["current_player"]:
             name = f"▶ {name}"
         face_down = str(p["face_down_count"])
-        if "face_down" in p and p["face_down"]:
+        if p.get("face_down"):
             face_down += " [" + ", ".join(cat.name("animal", t) for t in p["face_down"]) + "]"
         score = str(p["score"])
         if p.get("score_with_face_down", p["score"]) != p["score"]:

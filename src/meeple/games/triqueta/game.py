@@ -1,16 +1,18 @@
-"""The Triqueta game definition."""
+"""The Triqueta game definition: players, options, action space."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ...core.protocol import Game, OptionSpec
-from .actions import ALL_MOVES, Move, move_from_json
-from .components import MAX_PLAYERS
-from .state import TriquetaState
+from meeple.core.protocol import Game, OptionSpec
+from meeple.games.triqueta.actions import NUM_ACTIONS, Action, action_from_json
+from meeple.games.triqueta.components import MAX_PLAYERS
+from meeple.games.triqueta.state import TriquetaState
 
 
-class TriquetaGame(Game):
+class TriquetaGame(Game[TriquetaState, Action]):
+    """Triqueta, 2-5 players (rulings T1-T9)."""
+
     name = "triqueta"
     title = "Triqueta"
     min_players = 2
@@ -18,16 +20,12 @@ class TriquetaGame(Game):
     option_specs = (
         OptionSpec("duo", False, "T9: draw two tokens and do two different things with them"),
     )
+    state_class = TriquetaState
     heuristics_module = "meeple.games.triqueta.heuristics"
 
-    def _new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> TriquetaState:
-        return TriquetaState.new(self, num_players, seed, options)
-
     def num_actions(self, num_players: int, **options: Any) -> int:
-        return len(ALL_MOVES)
+        """The same 20 actions for every player count (see actions.py)."""
+        return NUM_ACTIONS
 
-    def action_from_json(self, obj: Any) -> Move:
-        return move_from_json(obj)
-
-    def _state_from_json(self, obj: dict[str, Any]) -> TriquetaState:
-        return TriquetaState.from_json(self, obj)
+    def action_from_json(self, obj: Any) -> Action:
+        return action_from_json(obj)

@@ -8,25 +8,24 @@ face-down tokens (tests check the decision does not change when those are re-sam
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from collections.abc import Sequence
 
-from ...core.rng import Rng
-from .actions import DRAW_MOVE, KEEP, PLACE, TAKE_MOVES, Move
-from .components import ANIMALS, MAX_FACE_DOWN, TOKENS_PER_ANIMAL, VALUES
-from .scoring import best_face_down_choice, collection_points
-from .state import TriquetaState
+from meeple.core.rng import Rng
+from meeple.core.shares import softmax_shares
+from meeple.games.triqueta.actions import DRAW_ACTION, KEEP, PLACE, TAKE_ACTIONS, Action
+from meeple.games.triqueta.components import MAX_FACE_DOWN, NUM_ANIMALS, TOKENS_PER_ANIMAL, TOWERS
+from meeple.games.triqueta.scoring import ROCK_POINTS, TREE_POINTS, collection_points, with_face_down
+from meeple.games.triqueta.state import TriquetaState
 
-NUM_ANIMALS = len(ANIMALS)
+#: How many points of lead make a seat about e times likelier to win (evaluate).
+LEAD_SCALE = 3.0
 
 
 def potential(counts: Sequence[int], face_down: Sequence[int]) -> int:
     """Points of `counts` with the best use of the face-down tokens (T7)."""
     if not face_down:
         return collection_points(counts)
-    trial = list(counts)
-    for index in best_face_down_choice(counts, face_down):
-        trial[face_down[index]] += 1
-    return collection_points(trial)
+    return collection_points(with_face_down(counts, face_down))
 
 
 def gain(counts: Sequence[int], face_down: Sequence[int], tokens: Sequence[int]) -> int:
@@ -59,11 +58,11 @@ def unseen_distribution(state: TriquetaState, seat: int) -> list[float]:
 def _keep_cost(state: TriquetaState, seat: int) -> float:
     """Keeping is scarce (T4: two per game): spend a keep only on a real gain."""
     used = len(state.face_down[seat])
-    rounds_left = 4 - state.round
+    rounds_left = TOWERS - state.round
     return 1.0 + 0.6 * rounds_left - 0.5 * used
 
 
-def _best_row_value(counts: Sequence[int], face_down: Sequence[int], rows: list[list[int] | None]) -> int:
+def _best_row_value(counts: Sequence[int], face_down: Sequence[int], rows: Sequence[list[int] | None]) -> int:
     return max(gain(counts, face_down, row) for row in rows if row is not None)
 
 
@@ -87,8 +86,8 @@ def _placement_score(state: TriquetaState, seat: int, row_index: int, token: int
     return 0.7 * mine - theirs
 
 
-def _choose_after_draw(state: TriquetaState, seat: int) -> Move:
-    best: tuple[float, int, Move] | None = None
+def _choose_after_draw(state: TriquetaState, seat: int) -> Action:
+    best: tuple[float, int, Action] | None = None
     keep_allowed = len(state.face_down[seat]) < MAX_FACE_DOWN
     for move in state.legal_actions():
         kind, row, slot = move
@@ -116,40 +115,40 @@ def _draw_value_for_last_player(state: TriquetaState, seat: int, row: list[int])
         if p == 0:
             continue
         placed = gain(state.counts[seat], state.face_down[seat], row + [token])
-        kept = base + gain(state.counts[seat], state.face_down[seat], [token]) - _keep_cost(state, seat) if can_keep else -math.inf
+        kept = -math.inf
+        if can_keep:
+            kept = base + gain(state.counts[seat], state.face_down[seat], [token]) - _keep_cost(state, seat)
         expected += p * max(placed, kept)
     return expected - base
 
 
-def choose(state: TriquetaState, rng: Rng) -> Move:
+def choose(state: TriquetaState, rng: Rng) -> Action:
     """Greedy Triqueta policy for the seat to move."""
     seat = state.current
     if state.pending:
         return _choose_after_draw(state, seat)
-    rows = [(r, row) for r, row in enumerate(state.rows) if row is not None]
-    values = [(gain(state.counts[seat], state.face_down[seat], row), -len(row), r) for r, row in rows]
+    in_play = {r: row for r, row in enumerate(state.rows) if row is not None}
+    values = [(gain(state.counts[seat], state.face_down[seat], row), -len(row), r) for r, row in in_play.items()]
     best_value, _, best_row = max(values)
     tower_left = len(state.towers[state.round])
     if tower_left == 0:
-        return TAKE_MOVES[best_row]
+        return TAKE_ACTIONS[best_row]
     if state.players_in == 1:
-        row = state.rows[best_row]
-        return DRAW_MOVE if _draw_value_for_last_player(state, seat, row) > 0.2 else TAKE_MOVES[best_row]
+        worth_drawing = _draw_value_for_last_player(state, seat, in_play[best_row]) > 0.2
+        return DRAW_ACTION if worth_drawing else TAKE_ACTIONS[best_row]
     # Rows only grow while tokens remain: wait for more when many tokens are left per player.
     per_player = tower_left / state.players_in
     aspiration = 1.5 + min(5.0, per_player * 0.9)
     if best_value >= aspiration:
-        return TAKE_MOVES[best_row]
-    return DRAW_MOVE
+        return TAKE_ACTIONS[best_row]
+    return DRAW_ACTION
 
 
 def evaluate(state: TriquetaState) -> list[float]:
     """Each seat's chance to win, estimated from scores with face-down tokens used well."""
     totals = [
-        potential(state.counts[s], state.face_down[s]) + (1 if state.rock == s else 0) + state.trees[s]
+        potential(state.counts[s], state.face_down[s]) + (ROCK_POINTS if state.rock == s else 0)
+        + TREE_POINTS * state.trees[s]
         for s in range(state.num_players)
     ]
-    top = max(totals)
-    weights = [math.exp((t - top) / 3.0) for t in totals]
-    norm = sum(weights)
-    return [w / norm for w in weights]
+    return softmax_shares(totals, LEAD_SCALE)

@@ -4,8 +4,7 @@ from meeple.ai.bots import make_bot
 from meeple.ai.match import play_game
 from meeple.core.rng import Rng
 from meeple.games.triqueta import heuristics
-
-from .helpers import BEAR, DEER, OWL, GAME, new, place, set_next_draws, take
+from tests.triqueta.helpers import BEAR, DEER, GAME, OWL, new, place, set_next_draws, take
 
 
 def test_greedy_beats_random_clearly():
@@ -49,7 +48,7 @@ def test_greedy_decision_ignores_what_it_cannot_see():
             state.step(rng.choice(state.legal_actions()))
         if state.is_terminal:
             continue
-        seat = state.current_player
+        seat = state.current
         decisions = {heuristics.choose(state.determinize(seat, Rng(k)), Rng(0)) for k in range(4)}
         assert decisions == {heuristics.choose(state, Rng(0))}
 

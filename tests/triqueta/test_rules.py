@@ -3,10 +3,22 @@
 import pytest
 
 from meeple.core.errors import IllegalAction
-from meeple.games.triqueta.scoring import animal_points, best_face_down_choice, collection_points
 from meeple.games.triqueta.components import VALUES
-
-from .helpers import BEAR, BOAR, DEER, OWL, RABBIT, RAM, GAME, discard, draw, keep, new, place, set_next_draws, take
+from meeple.games.triqueta.scoring import animal_points, best_face_down_choice, collection_points
+from tests.triqueta.helpers import (
+    BEAR,
+    DEER,
+    OWL,
+    RABBIT,
+    RAM,
+    discard,
+    draw,
+    keep,
+    new,
+    place,
+    set_next_draws,
+    take,
+)
 
 
 # -- setup -----------------------------------------------------------------------------------
@@ -255,7 +267,7 @@ def test_T7_added_token_decides_the_T8_tie_break():
     state = new(2)
     _last_turn_of_game(state, [[3, 1, 0, 0, 0, 0], [0, 0, 3, 0, 0, 0]], [[OWL], []], [1, 0], 0)
     state.apply(take(1))
-    assert state.is_terminal
+    assert state.is_terminal and state.final is not None
     assert state.final[0] == {"added": [OWL], "boxed": 0}
     assert state.scores() == [8, 8]
     assert state.winners() == [0]
@@ -276,6 +288,7 @@ def test_T7_boxed_face_down_tokens_stay_hidden():
     state = new(2)
     _last_turn_of_game(state, [[0, 0, 0, 0, 0, 3], [0, 0, 0, 0, 0, 0]], [[BEAR], []], [0, 0], 0)
     state.apply(take(1))
+    assert state.final is not None
     assert state.final[0] == {"added": [], "boxed": 1}
     assert state.view(1)["players"][0]["face_down_count"] == 1
     assert "face_down" not in state.view(1)["players"][0]

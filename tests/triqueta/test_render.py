@@ -1,0 +1,94 @@
+"""Catalogs, the terminal drawing and move labels."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from meeple.cli.render import event_text
+from meeple.cli.render import triqueta as render
+from meeple.core.i18n import Catalog
+from meeple.core.rng import Rng
+from meeple.games.triqueta import heuristics
+from meeple.games.triqueta.actions import ALL_ACTIONS, KINDS
+from meeple.games.triqueta.components import ANIMALS
+from tests.triqueta.helpers import GAME, OWL, draw, keep, new, set_next_draws
+
+LANGS = ("en", "zh-Hant")
+
+
+def catalog(lang: str) -> Catalog:
+    return Catalog(["meeple.games.triqueta"], lang)
+
+
+def _keys(lang: str) -> set[str]:
+    """Dotted keys of one catalog file on its own (no fallback to English)."""
+    text = resources.files("meeple.games.triqueta").joinpath("locale", f"{lang}.toml").read_text("utf-8")
+
+    def flat(table: dict[str, Any], prefix: str = "") -> set[str]:
+        out: set[str] = set()
+        for key, value in table.items():
+            out |= flat(value, f"{prefix}{key}.") if isinstance(value, dict) else {prefix + key}
+        return out
+
+    return flat(tomllib.loads(text))
+
+
+def drawn(view: dict[str, Any], seat: int | None, lang: str = "en") -> str:
+    console = Console(width=120, record=True, color_system=None)
+    console.print(render.board(view, catalog(lang), seat))
+    return console.export_text()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_catalog_has_every_key(lang):
+    keys = _keys(lang)
+    needed = {f"action.{k}" for k in KINDS} | {f"animal.{a}" for a in range(len(ANIMALS))}
+    needed |= {f"score.{a}" for a in ANIMALS} | {f"score.{p}" for p in ("rock", "trees", "total")}
+    needed |= {f"event.{e}" for e in ("draw", "place", "keep", "discard", "take", "round_end", "tree", "reveal",
+                                       "game_end")}
+    assert needed <= keys
+    assert _keys("zh-Hant") <= _keys("en")  # zh-Hant takes the row numbers from English
+
+
+def test_every_emitted_event_has_a_message():
+    cat = catalog("en")
+    for seed in range(6):
+        state = GAME.new_game(3, seed=seed, duo=seed % 2 == 1)
+        rng = Rng(seed)
+        while not state.is_terminal:
+            for event in state.apply(heuristics.choose(state, rng)):
+                assert cat.has(f"event.{event.key}")
+                for seat in (None, 0, 1, 2):
+                    assert "event." not in event_text(event, seat, cat)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_board_draws_for_every_seat_and_the_end(lang):
+    state = new(3)
+    set_next_draws(state, [OWL])
+    state.apply(draw)
+    text = drawn(state.view(0), 0, lang)
+    assert catalog(lang).name("animal", OWL) in text
+    state.apply(keep)
+    for seat in (None, 0, 1, 2):
+        assert drawn(state.view(seat), seat, lang)
+    rng = Rng(3)
+    while not state.is_terminal:
+        state.apply(heuristics.choose(state, rng))
+    assert drawn(state.view(None), None, lang)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_action_labels(lang):
+    cat = catalog(lang)
+    for action in ALL_ACTIONS:
+        label = render.action_label(action.to_json(), cat)
+        assert "action." not in label and len(label) < 40
+    assert render.action_label({"type": "take", "row": 1}, catalog("en")) == "take row 2"
+    view = {"pending": [OWL, -1]}
+    assert render.action_label({"type": "keep", "slot": 0}, catalog("en"), view) == "owl: keep it face down"
