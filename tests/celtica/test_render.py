@@ -11,7 +11,7 @@ from meeple.cli.render import catalog, event_text
 from meeple.cli.render import celtica as render
 from meeple.games.celtica.actions import BY_ID
 
-from celtica_positions import GAME
+from tests.celtica.helpers import GAME
 
 LANGS = ("en", "zh-Hant")
 
