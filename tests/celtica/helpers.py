@@ -3,9 +3,8 @@ with every card and part still accounted for (C1)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-import meeple
 from meeple.games.celtica.components import (
     COPIES_PER_PART,
     DRUID_CARDS_PER_COLOUR,
@@ -13,9 +12,10 @@ from meeple.games.celtica.components import (
     NUM_COLOURS,
     NUM_PART_TYPES,
 )
+from meeple.games.celtica.game import CelticaGame
 from meeple.games.celtica.state import CelticaState
 
-GAME = meeple.load("celtica")
+GAME = CelticaGame()
 RED, GREY, WHITE, BROWN, BLACK = range(5)
 CENTRE = 0
 

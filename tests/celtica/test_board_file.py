@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from meeple.core.errors import DataError, RecordError
+from meeple.core.errors import DataError
 from meeple.core.record import GameRecord
 from meeple.core.rng import Rng
 from meeple.games.celtica.board_file import default_board_text, load_board
-
-from tests.celtica.helpers import GAME, RED, hand, position, turn
+from meeple.games.celtica.state import CelticaState
+from tests.celtica.helpers import GAME
 
 SHORT = """
 provenance = "printed"
@@ -66,6 +66,7 @@ def test_C3_random_games_on_a_short_board_end(tmp_path):
     from meeple.core.conformance import check_random_game
 
     final = check_random_game(GAME, 4, 5, options={"board": write(tmp_path, SHORT)}, views_every=5)
+    assert isinstance(final, CelticaState)
     assert final.is_terminal and final.druids_home >= 1
 
 

@@ -3,18 +3,22 @@ check, plus Celtica's own invariants."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meeple.core.conformance import canonical, check_random_game
+from meeple.core.protocol import State
 from meeple.games.celtica.codec import component_totals
 from meeple.games.celtica.phases import PLAY_PHASE
 from meeple.games.celtica.state import CelticaState
-
 from tests.celtica.helpers import GAME
 
 
-def invariants(s: CelticaState) -> None:
+def invariants(state: State[Any]) -> None:
+    assert isinstance(state, CelticaState)
+    s = state
     # C1: 90 parts, 60 druid cards, 20 experience cards, always
     assert component_totals(s) == (90, 60, 20)
     assert s.cards_held == [sum(h) for h in s.hands] and s.experience_held == [sum(h) for h in s.experience]
@@ -41,6 +45,7 @@ def invariants(s: CelticaState) -> None:
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 5))
 def test_random_games_keep_every_invariant(seed, players):
     final = check_random_game(GAME, players, seed, extra=invariants, views_every=3)
+    assert isinstance(final, CelticaState)
     assert final.end_reason in ("goal", "all_home", "parts")
 
 
@@ -75,4 +80,5 @@ def test_random_games_on_random_boards(seed, players, spaces, goal):
     locs = ["start"] + [kind if n == 0 else f"{kind} {n}" for kind, n in spaces] + [f"goal {goal}"]
     layout = "layout:printed:" + ",".join(locs)
     final = check_random_game(GAME, players, seed, options={"board": layout}, extra=invariants, views_every=7)
+    assert isinstance(final, CelticaState)
     assert final.options["board"] == layout and final.goal == len(locs) - 1

@@ -5,12 +5,12 @@ from __future__ import annotations
 import pytest
 
 from meeple.core.errors import IllegalAction, RecordError
+from meeple.core.rng import Rng
 from meeple.games.celtica import scoring
 from meeple.games.celtica.actions import BUY, CULT, DONE, GIVE, PLAY, SWAP, TAKE, Play
 from meeple.games.celtica.board_file import load_board
 from meeple.games.celtica.codec import component_totals
 from meeple.games.celtica.phases import CULT_PHASE, END_PHASE, GIVE_PHASE, PLAY_PHASE, TAKE_PHASE
-
 from tests.celtica.helpers import BLACK, BROWN, CENTRE, GAME, GREY, RED, WHITE, hand, part_counts, position, turn
 
 
@@ -73,14 +73,17 @@ def test_C5_several_cards_of_one_colour_move_one_location_each():
     s = position(hands=[hand(RED, RED, RED), hand(GREY), hand(GREY)], experience=[hand(RED), [0] * 5, [0] * 5])
     play(s, RED, 2, 1)  # 0 -> 3 (castle 2)
     assert s.druids[RED] == 3 and s.phase == TAKE_PHASE and s.pending == 2
-    assert s.hands[0][RED] == 1 and s.experience[0][RED] == 0 and s.druid_discards[RED] == 2 and s.experience_discards[RED] == 1
+    assert s.hands[0][RED] == 1 and s.experience[0][RED] == 0
+    assert s.druid_discards[RED] == 2 and s.experience_discards[RED] == 1
 
 
 def test_C5_experience_cards_never_alone_and_only_of_the_played_colour():
     s = position(hands=[hand(RED), hand(GREY), hand(GREY)], experience=[hand(GREY, GREY), [0] * 5, [0] * 5])
     legal = s.legal_actions()
-    assert all(a.cards >= 1 for a in legal)
-    assert {(a.colour, a.cards, a.experience) for a in legal} == {(RED, 1, 0)}
+    plays = [a for a in legal if isinstance(a, Play)]
+    assert plays == legal
+    assert all(a.cards >= 1 for a in plays)
+    assert {(a.colour, a.cards, a.experience) for a in plays} == {(RED, 1, 0)}
     with pytest.raises(IllegalAction, match="C5"):
         play(s, RED, 1, 1)  # a grey experience card cannot move the red druid
     with pytest.raises(RecordError):
@@ -114,7 +117,7 @@ def test_C5_cards_of_a_druid_in_the_goal_are_played_to_no_effect():
     s = position(druids=(18, 0, 0, 0, 0), hands=[hand(RED, GREY), hand(GREY), hand(GREY)])
     before = [list(p) for p in s.parts]
     events = play(s, RED, 1)
-    assert [e.key for e in events][0] == "no_effect"
+    assert next(e.key for e in events) == "no_effect"
     assert s.druids[RED] == 18 and s.parts == before and s.druid_discards[RED] == 1
     assert s.current_player == 1 and s.phase == PLAY_PHASE
 
@@ -165,7 +168,7 @@ def test_C7_ruin_gives_up_chosen_parts_then_draws_experience():
     events = s.apply(GIVE[5])
     assert s.parts[0] == part_counts(0, 1) and s.part_discards[1] == 1 and s.part_discards[5] == 1
     assert s.experience[0] == hand(BROWN)
-    drawn = [e for e in events if e.key == "experience_drawn"][0]
+    drawn = next(e for e in events if e.key == "experience_drawn")
     assert drawn.for_seat(1)["params"] == {} and drawn.for_seat(0)["params"] == {"colour": "brown"}
 
 
@@ -206,12 +209,13 @@ def test_C8_drawn_card_must_be_played_next_turn():
     assert s.phase == CULT_PHASE and s.legal_actions() == list(CULT)
     events = s.apply(CULT[1])
     assert s.hands[0] == hand(GREY, BLACK) and s.owed_colour[0] == BLACK
-    drew = [e for e in events if e.key == "cult_drew"][0]
+    drew = next(e for e in events if e.key == "cult_drew")
     assert drew.for_seat(2)["params"] == {} and drew.for_seat(0)["params"] == {"colour": "black"}
     assert s.view(1)["players"][0]["owes_card"] is True and "must_play" not in s.view(1)["players"][0]
     turn(s, GREY, 1)
     turn(s, GREY, 1)
-    assert {a.colour for a in s.legal_actions()} == {BLACK}
+    assert all(isinstance(a, Play) for a in s.legal_actions())
+    assert {a.colour for a in s.legal_actions() if isinstance(a, Play)} == {BLACK}
     with pytest.raises(IllegalAction, match="C8"):
         play(s, GREY, 1)
     play(s, BLACK, 1)
@@ -240,10 +244,11 @@ def test_C8_cult_site_dilemma_example():
         drawn.druid_deck.append(colour)
         drawn.apply(CULT[1])
         assert drawn.current_player == 0 and drawn.owed_colour[0] == colour
-        assert all(drawn.druids[a.colour] + a.cards == 8 for a in drawn.legal_actions())
+        plays = drawn.legal_actions()
+        assert all(isinstance(a, Play) and drawn.druids[a.colour] + a.cards == 8 for a in plays)
         drawn.apply(drawn.legal_actions()[0])
         assert drawn.phase == GIVE_PHASE  # forced onto the ruin
-    assert heuristics.choose(s, None) == CULT[0]
+    assert heuristics.choose(s, Rng(0)) == CULT[0]
     s.apply(CULT[0])
     assert s.round == 2  # nobody has cards: the round ends
 
@@ -268,7 +273,7 @@ def test_C9_new_round_deals_five_and_left_of_last_player_starts():
     events = turn(s, GREY, 1)  # seat 1 played the last druid card
     assert s.round == 2 and s.current_player == 2
     assert s.cards_held == [5, 5, 5]
-    start = [e for e in events if e.key == "round_start"][0]
+    start = next(e for e in events if e.key == "round_start")
     assert start.player == 2 and start.params == {"round": 2}
     dealt = [e for e in events if e.key == "dealt"]
     assert [e.player for e in dealt] == [2, 0, 1]
@@ -296,7 +301,7 @@ def test_C10_game_ends_after_the_round_in_which_a_druid_reached_the_goal():
     assert not s.is_terminal
     events = turn(s, GREY, 1)
     assert s.is_terminal and s.end_reason == "goal" and s.ender == 1
-    assert [e for e in events if e.key == "game_end"][0].params == {"reason": "goal"}
+    assert next(e for e in events if e.key == "game_end").params == {"reason": "goal"}
 
 
 def test_C10_all_five_druids_home_ends_at_once():
@@ -326,7 +331,7 @@ def test_C10_running_out_of_parts_ends_at_once():
     events = s.apply(TAKE[8])
     assert s.is_terminal and s.end_reason == "parts" and s.ender == 1
     assert s.display_size == 7
-    assert [e for e in events if e.key == "game_end"][0].params == {"reason": "parts"}
+    assert next(e for e in events if e.key == "game_end").params == {"reason": "parts"}
     assert s.hands[0] == hand(RED)  # the round was not finished
 
 
@@ -436,43 +441,3 @@ def test_example_one_red_card_reaches_a_ruin_costing_two():
     s.apply(GIVE[0])
     s.apply(GIVE[2])
     assert s.parts[0] == part_counts(1) and s.experience_held[0] == 1 and s.num_part_discards == 2
-
-
-# -- the action protocol --------------------------------------------------------------------------
-def test_action_ids_and_json_round_trip():
-    from meeple.games.celtica.actions import BY_ID, NUM_ACTIONS
-
-    assert GAME.num_actions(4) == NUM_ACTIONS == 411
-    for i, action in enumerate(BY_ID):
-        assert GAME.action_from_json(action.to_json()) == action and action.id == i
-    s = GAME.new_game(3, seed=1)
-    with pytest.raises(IllegalAction):
-        s.action_from_id(NUM_ACTIONS)
-    for bad in ({"type": "play", "colour": "pink", "cards": 1, "experience": 0}, {"type": "take"},
-                {"type": "cult", "draw": 1}, {"type": "fly"}, [], {"type": "done", "x": 1}):
-        with pytest.raises(RecordError):
-            GAME.action_from_json(bad)
-
-
-def test_wrong_phase_names_the_rule():
-    s = position(druids=(0, 0, 0, 0, 0), hands=[hand(RED), hand(GREY), hand(GREY)])
-    with pytest.raises(IllegalAction, match="C5"):
-        s.apply(TAKE[0])
-    play(s, RED, 1)
-    with pytest.raises(IllegalAction, match="C6"):
-        s.apply(PLAY[GREY][1][0])
-    with pytest.raises(IllegalAction, match="C6"):
-        s.apply(DONE)
-    assert isinstance(s.legal_actions()[0], type(TAKE[0]))
-    assert isinstance(PLAY[0][1][0], Play)
-
-
-def test_malformed_action_values_are_rejected_without_change():
-    from meeple.games.celtica.actions import Cult
-
-    s = GAME.new_game(3, seed=2)
-    before = s.to_json()
-    for bad in (Play(7, 1, 0), Play(0, 0, 0), Play(0, 13, 0), Play(0, 1, 5), Play("red", 1, 0), Cult(False), "play", None):
-        with pytest.raises(IllegalAction):
-            s.apply(bad)
-    assert s.to_json() == before

@@ -6,7 +6,6 @@ from __future__ import annotations
 from meeple.core.conformance import canonical
 from meeple.core.rng import Rng
 from meeple.games.celtica.actions import CULT, GIVE, PLAY
-
 from tests.celtica.helpers import BLACK, GAME, GREY, RED, WHITE, hand, part_counts, position
 
 
@@ -69,7 +68,7 @@ def test_C7_given_up_parts_are_public_because_collections_are_face_up():
     s.apply(GIVE[2])
     events = s.apply(GIVE[3])
     assert s.view(1)["part_discards"] == part_counts(2, 3)
-    assert [e.for_seat(1) for e in events if e.key == "gave_up"][0]["params"] == {"part": "part3"}
+    assert next(e.for_seat(1) for e in events if e.key == "gave_up")["params"] == {"part": "part3"}
 
 
 def test_dealt_cards_are_secret_to_others():
@@ -89,7 +88,8 @@ def test_determinize_depends_only_on_the_view_and_the_rng():
         rng = Rng(seed)
         for _ in range(30 + 7 * seed):
             s.apply(rng.choice(s.legal_actions()))
-        me = s.current_player
+        assert not s.is_terminal
+        me = s.current
         other = s.determinize(me, Rng(100 + seed))
         assert other.view(me) == s.view(me) and other.to_json() != s.to_json()
         a, b = s.determinize(me, Rng(7)).to_json(), other.determinize(me, Rng(7)).to_json()

@@ -20,7 +20,6 @@ from meeple.core.statefields import derived, game_state
 from meeple.games.celtica import actions, codec, scoring, view
 from meeple.games.celtica.actions import (
     BUY,
-    BY_ID,
     CULT,
     DONE,
     GIVE,
