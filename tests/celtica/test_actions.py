@@ -49,8 +49,9 @@ def test_malformed_action_values_are_rejected_without_change():
 
     s = GAME.new_game(3, seed=2)
     before = s.to_json()
-    bads: list[Any] = [Play(7, 1, 0), Play(0, 0, 0), Play(0, 13, 0), Play(0, 1, 5), Play(cast(Any, "red"), 1, 0), Cult(False),
-                       "play", None]  # "red": a field of the wrong type, on purpose
+    wrong_type = Play(cast(Any, "red"), 1, 0)  # a field of the wrong type, on purpose
+    bads: list[Any] = [Play(7, 1, 0), Play(0, 0, 0), Play(0, 13, 0), Play(0, 1, 5), wrong_type, Cult(False), "play",
+                       None]
     for bad in bads:
         with pytest.raises(IllegalAction):
             s.apply(bad)

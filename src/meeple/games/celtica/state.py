@@ -158,14 +158,14 @@ class CelticaState(State[Action]):
         p = self.current
         if phase == PLAY_PHASE:
             hand = self.hands[p]
-            ex = self.experience[p]
-            m = self.owed_colour[p]
-            if m >= 0:
-                return list(PLAYS_UPTO[m][hand[m]][ex[m]])
+            experience = self.experience[p]
+            owed = self.owed_colour[p]
+            if owed >= 0:
+                return list(PLAYS_UPTO[owed][hand[owed]][experience[owed]])
             out: list[Action] = []
             for c in RANGE_C:
                 if hand[c]:
-                    out += PLAYS_UPTO[c][hand[c]][ex[c]]
+                    out += PLAYS_UPTO[c][hand[c]][experience[c]]
             return out
         if phase == TAKE_PHASE:
             d = self.display
@@ -212,8 +212,8 @@ class CelticaState(State[Action]):
                 raise IllegalAction("C11", "the game is in its end phase: swap, buy or done")
         elif kind != PHASE_KIND[phase]:
             rule = PHASE_RULE[phase]
-            must = PHASES[phase].replace("_", " ")
-            raise IllegalAction(rule, f"now the player must {must}, not {action.to_json()['type']}")
+            wanted = PHASES[phase].replace("_", " ")
+            raise IllegalAction(rule, f"now the player must {wanted}, not {action.to_json()['type']}")
         if isinstance(action, Play):
             c = action.colour
             owed = self.owed_colour[p]
@@ -396,13 +396,13 @@ class CelticaState(State[Action]):
         if self.druids_home == NUM_COLOURS:
             self._end_game(p, "all_home", log)
             return
-        ncards = self.cards_held
-        if not ncards[p] and log is not None:
+        cards_held = self.cards_held
+        if not cards_held[p] and log is not None:
             log.append(Event("player_out", p))
         n = self.num_players
         for i in range(1, n + 1):
             q = (p + i) % n
-            if ncards[q]:
+            if cards_held[q]:
                 self.current = q
                 self.phase = PLAY_PHASE
                 return
@@ -507,10 +507,10 @@ class CelticaState(State[Action]):
 
     def _can_spend(self, q: int) -> bool:
         """Whether seat q has any end-phase action besides done."""
-        nexp = self.experience_held[q]
-        if nexp >= 2 and self.display_size:
+        held = self.experience_held[q]
+        if held >= 2 and self.display_size:
             return True
-        if nexp >= 1:
+        if held >= 1:
             d = self.display
             for g, have in enumerate(self.parts[q]):
                 if have:
