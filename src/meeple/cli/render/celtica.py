@@ -40,8 +40,8 @@ def _path(view: dict[str, Any], cat: Catalog) -> Table:
     for colour, pos in zip(COLOURS, view["druids"]):
         stacks[pos].append(colour)
     for level in range(max(len(stack) for stack in stacks)):
-        table.add_row(*(Text(cat.text(f"view.druid_mark.{stack[level]}"), style=STYLE[stack[level]]) if level < len(stack)
-                        else Text("") for stack in stacks))
+        table.add_row(*(Text(cat.text(f"view.druid_mark.{stack[level]}"), style=STYLE[stack[level]])
+                        if level < len(stack) else Text("") for stack in stacks))
     return table
 
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from meeple.core.errors import RecordError
-
-from .components import (
+from meeple.core.checks import whole_in_range
+from meeple.core.errors import IllegalAction, RecordError
+from meeple.core.protocol import check_action_id
+from meeple.games.celtica.components import (
     COLOURS,
     DRUID_CARDS_PER_COLOUR,
     EXPERIENCE_CARDS_PER_COLOUR,
@@ -30,10 +31,11 @@ from .components import (
     PARTS,
 )
 
+#: At most this many druid and experience cards of one colour are played at once (C1, C5).
 MAX_CARDS = DRUID_CARDS_PER_COLOUR
-MAX_EXP = EXPERIENCE_CARDS_PER_COLOUR
+MAX_EXPERIENCE = EXPERIENCE_CARDS_PER_COLOUR
 PLAY_BASE = 0
-TAKE_BASE = NUM_COLOURS * MAX_CARDS * (MAX_EXP + 1)
+TAKE_BASE = NUM_COLOURS * MAX_CARDS * (MAX_EXPERIENCE + 1)
 GIVE_BASE = TAKE_BASE + NUM_PART_TYPES
 CULT_BASE = GIVE_BASE + NUM_PART_TYPES
 SWAP_BASE = CULT_BASE + 2
@@ -55,7 +57,8 @@ class Play:
 
     @property
     def id(self) -> int:
-        return PLAY_BASE + self.colour * MAX_CARDS * (MAX_EXP + 1) + (self.cards - 1) * (MAX_EXP + 1) + self.experience
+        per_cards = MAX_EXPERIENCE + 1
+        return PLAY_BASE + (self.colour * MAX_CARDS + self.cards - 1) * per_cards + self.experience
 
     def to_json(self) -> dict[str, Any]:
         return {"type": "play", "colour": COLOURS[self.colour], "cards": self.cards, "experience": self.experience}
@@ -153,17 +156,17 @@ class Done:
 
 Action = Play | Take | GiveUp | Cult | Swap | Buy | Done
 
-#: PLAY[colour][cards][experience] (cards from 1; index 0 unused).
-PLAY: tuple[tuple[tuple[Play, ...] | None, ...], ...] = tuple(
-    (None,) + tuple(tuple(Play(c, k, e) for e in range(MAX_EXP + 1)) for k in range(1, MAX_CARDS + 1))
+#: PLAY[colour][cards][experience] (cards from 1; index 0 is empty: no play without a card).
+PLAY: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    ((),) + tuple(tuple(Play(c, k, e) for e in range(MAX_EXPERIENCE + 1)) for k in range(1, MAX_CARDS + 1))
     for c in range(NUM_COLOURS)
 )
 #: PLAYS_UPTO[colour][cards][experience]: every Play of that colour with at most that many
 #: druid and experience cards, in id order (the play phase's legal actions per colour).
 PLAYS_UPTO: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
     tuple(
-        tuple(tuple(PLAY[c][k][e] for k in range(1, top + 1) for e in range(ex + 1))  # type: ignore[index]
-              for ex in range(MAX_EXP + 1))
+        tuple(tuple(PLAY[c][k][e] for k in range(1, top + 1) for e in range(ex + 1))
+              for ex in range(MAX_EXPERIENCE + 1))
         for top in range(MAX_CARDS + 1)
     )
     for c in range(NUM_COLOURS)
@@ -176,7 +179,7 @@ BUY = tuple(Buy(t) for t in range(NUM_PART_TYPES))
 DONE = Done()
 
 BY_ID: tuple[Action, ...] = tuple(
-    [PLAY[c][k][e] for c in range(NUM_COLOURS) for k in range(1, MAX_CARDS + 1) for e in range(MAX_EXP + 1)]  # type: ignore[index]
+    [PLAY[c][k][e] for c in range(NUM_COLOURS) for k in range(1, MAX_CARDS + 1) for e in range(MAX_EXPERIENCE + 1)]
     + list(TAKE) + list(GIVE) + list(CULT)
     + [SWAP[g][t] for g in range(NUM_PART_TYPES) for t in range(NUM_PART_TYPES)]
     + list(BUY) + [DONE]
@@ -184,18 +187,42 @@ BY_ID: tuple[Action, ...] = tuple(
 assert len(BY_ID) == NUM_ACTIONS and all(a.id == i for i, a in enumerate(BY_ID))
 
 
+#: Every action class, for `isinstance` checks.
+ACTION_TYPES = (Play, Take, GiveUp, Cult, Swap, Buy, Done)
+
+
+def action_id(action: Action) -> int:
+    """The id of `action` (see the module docstring)."""
+    if not isinstance(action, ACTION_TYPES):
+        raise IllegalAction("ids", f"{action!r} is not a Celtica action")
+    return action.id
+
+
+def is_known(action: object) -> bool:
+    """Whether `action` is one of this game's action values (a Play of 13 cards is not)."""
+    if not isinstance(action, ACTION_TYPES):
+        return False
+    try:
+        number = action.id
+    except TypeError:  # a field of the wrong type
+        return False
+    return type(number) is int and 0 <= number < NUM_ACTIONS and BY_ID[number] == action
+
+
+def action_from_id(number: object) -> Action:
+    """The action with id `number` (IllegalAction outside 0 to NUM_ACTIONS - 1)."""
+    return BY_ID[check_action_id(number, NUM_ACTIONS, "Celtica")]
+
+
 def _name(obj: dict[str, Any], key: str, names: tuple[str, ...]) -> int:
     value = obj.get(key)
-    if value not in names:
+    if type(value) is not str or value not in names:
         raise RecordError(f"Celtica action field {key!r} must be one of {', '.join(names)}, not {value!r}")
     return names.index(value)
 
 
 def _count(obj: dict[str, Any], key: str, low: int, high: int) -> int:
-    value = obj.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RecordError(f"Celtica action field {key!r} must be a whole number {low}-{high}, not {value!r}")
-    return value
+    return whole_in_range(obj.get(key), low, high, f"Celtica action field {key!r}")
 
 
 _FIELDS = {"play": {"colour", "cards", "experience"}, "take": {"part"}, "give_up": {"part"},
@@ -204,23 +231,24 @@ _FIELDS = {"play": {"colour", "cards", "experience"}, "take": {"part"}, "give_up
 
 def action_from_json(obj: Any) -> Action:
     """Decode an action's JSON form; RecordError names what is malformed."""
-    if not isinstance(obj, dict) or obj.get("type") not in _FIELDS:
+    kind = obj.get("type") if isinstance(obj, dict) else None
+    if type(kind) is not str or kind not in _FIELDS:
         raise RecordError(f"not a Celtica action (type must be one of {', '.join(_FIELDS)}): {obj!r}")
-    kind = obj["type"]
-    extra = sorted(set(obj) - _FIELDS[kind] - {"type"})
+    extra = sorted(str(key) for key in set(obj) - _FIELDS[kind] - {"type"})
     if extra:
         raise RecordError(f"Celtica {kind} action has no field {extra[0]!r}")
     if kind == "play":
-        return PLAY[_name(obj, "colour", COLOURS)][_count(obj, "cards", 1, MAX_CARDS)][  # type: ignore[index]
-            _count(obj, "experience", 0, MAX_EXP)]
+        colour = _name(obj, "colour", COLOURS)
+        return PLAY[colour][_count(obj, "cards", 1, MAX_CARDS)][_count(obj, "experience", 0, MAX_EXPERIENCE)]
     if kind == "take":
         return TAKE[_name(obj, "part", PARTS)]
     if kind == "give_up":
         return GIVE[_name(obj, "part", PARTS)]
     if kind == "cult":
-        if not isinstance(obj.get("draw"), bool):
-            raise RecordError(f"Celtica cult action field 'draw' must be true or false, not {obj.get('draw')!r}")
-        return CULT[int(obj["draw"])]
+        draw = obj.get("draw")
+        if type(draw) is not bool:
+            raise RecordError(f"Celtica cult action field 'draw' must be true or false, not {draw!r}")
+        return CULT[int(draw)]
     if kind == "swap":
         return SWAP[_name(obj, "give", PARTS)][_name(obj, "take", PARTS)]
     if kind == "buy":

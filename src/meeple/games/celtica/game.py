@@ -1,17 +1,18 @@
-"""The Celtica game definition: players, options, action space, serialization."""
+"""The Celtica game definition: players, the board option, action space, how bots should search it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from meeple.core.protocol import Game, OptionSpec, SearchTuning
+from meeple.games.celtica.actions import NUM_ACTIONS, Action, action_from_json
+from meeple.games.celtica.board_file import load_board
+from meeple.games.celtica.state import CelticaState
 
-from .actions import NUM_ACTIONS, action_from_json
-from .board import load_board
-from .state import CelticaState
 
+class CelticaGame(Game[CelticaState, Action]):
+    """Celtica, 2-5 players (rulings C1-C12)."""
 
-class CelticaGame(Game):
     name = "celtica"
     title = "Celtica"
     min_players = 2
@@ -24,13 +25,11 @@ class CelticaGame(Game):
             "reconstructed board (C3)",
         ),
     )
+    state_class = CelticaState
     heuristics_module = "meeple.games.celtica.heuristics"
     #: Greedy rollouts cut off after 20 plies, then `heuristics.evaluate`, with a lower
     #: exploration constant (docs/ai.md has the trials).
     search = SearchTuning(rollout="greedy", cutoff=20, exploration=0.3)
-
-    def _new_state(self, num_players: int, seed: int, options: dict[str, Any]) -> CelticaState:
-        return CelticaState.setup(self, num_players, seed, options)
 
     def resolve_options(self, options: Any) -> dict[str, Any]:
         resolved = super().resolve_options(options)
@@ -38,10 +37,8 @@ class CelticaGame(Game):
         return resolved
 
     def num_actions(self, num_players: int, **options: Any) -> int:
+        """One fixed range for every player count (see actions.py)."""
         return NUM_ACTIONS
 
-    def action_from_json(self, obj: Any) -> Any:
+    def action_from_json(self, obj: Any) -> Action:
         return action_from_json(obj)
-
-    def _state_from_json(self, obj: dict[str, Any]) -> CelticaState:
-        return CelticaState.from_json(self, obj)

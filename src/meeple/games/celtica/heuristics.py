@@ -11,19 +11,17 @@ may see: its own hand, the board, the display, the public collections and piles.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
+from typing import cast
 
 from meeple.core.rng import Rng
-
-from . import amulets
-from .actions import DONE, KIND_BUY, KIND_CULT, KIND_GIVE, KIND_PLAY, KIND_SWAP, KIND_TAKE
-from .board import CULT as LOC_CULT
-from .board import FIND as LOC_FIND
-from .board import RUIN as LOC_RUIN
-from .components import DRUID_CARDS_PER_COLOUR, NUM_COLOURS, NUM_PART_TYPES
-from .state import END_PHASE, CelticaState
+from meeple.core.shares import softmax_shares
+from meeple.games.celtica import scoring
+from meeple.games.celtica.actions import DONE, Action, Buy, Cult, GiveUp, Play, Swap, Take
+from meeple.games.celtica.components import CULT, DRUID_CARDS_PER_COLOUR, FIND, NUM_COLOURS, NUM_PART_TYPES, RUIN
+from meeple.games.celtica.phases import END_PHASE
+from meeple.games.celtica.state import CelticaState
 
 #: Worth of an amulet by size (0-9 parts): convex, with a jump for completing it.
 WEIGHT = (0.0, 1.0, 2.1, 3.3, 4.6, 6.0, 7.5, 9.1, 10.8, 14.0)
@@ -33,6 +31,7 @@ EXP_VALUE = 1.0  # an experience card drawn at a ruin
 DRAW_THRESHOLD = 0.0  # draw at a cult site when the forced play is expected to be worth this
 CULT_VALUE = 0.3  # the option to draw a druid card at a cult site
 ENDING_BONUS = 1.5  # bringing the first druid home ends the game with this round
+LEAD_SCALE = 3.0  # evaluate: a lead of this much strength makes a seat about e times likelier to win
 
 
 def potential(counts: Sequence[int]) -> float:
@@ -121,15 +120,15 @@ def _cheapest_losses(counts: tuple[int, ...], n: int) -> float:
 
 def site_value(state: CelticaState, p: int, dest: int) -> float:
     """What landing a druid on `dest` is worth to seat p, before cards spent."""
-    where = state.loc_action[dest]
-    number = state.loc_number[dest]
-    if where == LOC_FIND:
-        return best_takes(state.parts[p], state.display, min(number, state.ndisplay))
-    if where == LOC_RUIN:
-        exp = EXP_VALUE if (state.xdeck or any(state.xdisc)) else 0.0
+    where = state.site_actions[dest]
+    number = state.site_numbers[dest]
+    if where == FIND:
+        return best_takes(state.parts[p], state.display, min(number, state.display_size))
+    if where == RUIN:
+        exp = EXP_VALUE if (state.experience_deck or any(state.experience_discards)) else 0.0
         return exp - cheapest_losses(state.parts[p], number)
-    if where == LOC_CULT:
-        return CULT_VALUE if (state.deck or any(state.ddisc)) else 0.0
+    if where == CULT:
+        return CULT_VALUE if (state.druid_deck or any(state.druid_discards)) else 0.0
     return 0.0
 
 
@@ -138,16 +137,17 @@ def play_value(state: CelticaState, p: int, colour: int, cards: int, exp: int,
     """Estimated worth of playing these cards now (C5). `sites` caches site values by location
     while one position's plays are compared."""
     cost = CARD_COST * (cards - 1) + EXP_COST * exp
-    start = state.pos[colour]
+    start = state.druids[colour]
     if start == state.goal:
         return -cost - 0.5  # C5: spends cards to no effect
     dest = min(start + cards + exp, state.goal)
-    if sites is None:
-        site = site_value(state, p, dest)
+    known = None if sites is None else sites.get(dest)
+    if known is not None:
+        site = known
     else:
-        site = sites.get(dest)
-        if site is None:
-            site = sites[dest] = site_value(state, p, dest)
+        site = site_value(state, p, dest)
+        if sites is not None:
+            sites[dest] = site
     value = site - cost
     if dest == state.goal and not state.final_round:
         value += ENDING_BONUS if leading(state, p) else -ENDING_BONUS  # C10: this round is the last
@@ -156,17 +156,17 @@ def play_value(state: CelticaState, p: int, colour: int, cards: int, exp: int,
 
 def leading(state: CelticaState, p: int) -> bool:
     """Whether seat p is strictly ahead in the C12 standing."""
-    mine = amulets.standing_value(state.parts[p])
-    return all(mine > amulets.standing_value(state.parts[q]) for q in range(state.num_players) if q != p)
+    mine = scoring.standing_value(state.parts[p])
+    return all(mine > scoring.standing_value(state.parts[q]) for q in range(state.num_players) if q != p)
 
 
 def cult_draw_value(state: CelticaState, p: int) -> float:
     """Expected worth of the play a cult-site card would force next turn (C8), over the colours
     the card may have as far as seat p can tell."""
-    if state.deck:
-        weights = [DRUID_CARDS_PER_COLOUR - state.ddisc[c] - state.hands[p][c] for c in range(NUM_COLOURS)]
+    if state.druid_deck:
+        weights = [DRUID_CARDS_PER_COLOUR - state.druid_discards[c] - state.hands[p][c] for c in range(NUM_COLOURS)]
     else:
-        weights = list(state.ddisc)  # the deck is empty: the draw comes from the reshuffled discards
+        weights = list(state.druid_discards)  # the deck is empty: the draw comes from the reshuffled discards
     total = sum(weights)
     if total <= 0:
         return 0.0
@@ -178,27 +178,28 @@ def cult_draw_value(state: CelticaState, p: int) -> float:
         best = max(
             play_value(state, p, c, k, e, sites)
             for k in range(1, state.hands[p][c] + 2)
-            for e in range(state.exps[p][c] + 1)
+            for e in range(state.experience[p][c] + 1)
         )
         expected += weights[c] * best
     return expected / total
 
 
-def end_choice(state: CelticaState, p: int):
+def end_choice(state: CelticaState, p: int) -> Action:
     """C11: the swap or purchase with the largest exact C12 gain per card, or done."""
     mine = state.parts[p]
-    base = amulets.standing_value(mine)
-    best, best_rate = DONE, 0.0
+    base = scoring.standing_value(mine)
+    best: Action = DONE
+    best_rate = 0.0
     for action in state.legal_actions():
-        if action.KIND == KIND_SWAP:
+        if type(action) is Swap:
             mine[action.give] -= 1
             mine[action.take] += 1
-            rate = float(amulets.standing_value(mine) - base)
+            rate = float(scoring.standing_value(mine) - base)
             mine[action.take] -= 1
             mine[action.give] += 1
-        elif action.KIND == KIND_BUY:
+        elif type(action) is Buy:
             mine[action.part] += 1
-            rate = (amulets.standing_value(mine) - base) / 2.0
+            rate = (scoring.standing_value(mine) - base) / 2.0
             mine[action.part] -= 1
         else:
             continue
@@ -207,26 +208,27 @@ def end_choice(state: CelticaState, p: int):
     return best
 
 
-def choose(state: CelticaState, rng: Rng):
+def choose(state: CelticaState, rng: Rng) -> Action:
     """The greedy move for the current player."""
-    p = state.player
+    p = state.current
     legal = state.legal_actions()
-    kind = legal[0].KIND
+    first = legal[0]
     if state.phase == END_PHASE:
         return end_choice(state, p)
-    if kind == KIND_PLAY:
+    if type(first) is Play:
         sites: dict[int, float] = {}
-        scored = [(play_value(state, p, a.colour, a.cards, a.experience, sites), a) for a in legal]
+        plays = cast("list[Play]", legal)  # the play phase offers only plays
+        scored = [(play_value(state, p, a.colour, a.cards, a.experience, sites), a) for a in plays]
         top = max(v for v, _ in scored)
         ties = [a for v, a in scored if v >= top - 1e-9]
         return ties[rng.below(len(ties))]
-    if kind == KIND_TAKE:
+    if type(first) is Take:
         gains = _gains(tuple(state.parts[p]))
-        return max(legal, key=lambda a: gains[a.part])
-    if kind == KIND_GIVE:
+        return max(cast("list[Take]", legal), key=lambda a: gains[a.part])
+    if type(first) is GiveUp:
         losses = _losses(tuple(state.parts[p]))
-        return min(legal, key=lambda a: losses[a.part])
-    if kind == KIND_CULT:
+        return min(cast("list[GiveUp]", legal), key=lambda a: losses[a.part])
+    if type(first) is Cult:
         return legal[1] if cult_draw_value(state, p) > DRAW_THRESHOLD else legal[0]
     return legal[rng.below(len(legal))]
 
@@ -236,8 +238,5 @@ def evaluate(state: CelticaState) -> list[float]:
     worth of experience cards still in hand."""
     if state.is_terminal:
         return state.rewards()
-    strength = [potential(state.parts[q]) + EXP_COST * state.nexp[q] for q in range(state.num_players)]
-    top = max(strength)
-    weights = [math.exp((x - top) / 3.0) for x in strength]
-    total = sum(weights)
-    return [w / total for w in weights]
+    strength = [potential(state.parts[q]) + EXP_COST * state.experience_held[q] for q in range(state.num_players)]
+    return softmax_shares(strength, LEAD_SCALE)

@@ -3,27 +3,32 @@ check, plus Celtica's own invariants."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meeple.core.conformance import canonical, check_random_game
-from meeple.games.celtica.serialize import component_totals
-from meeple.games.celtica.state import OVER, CelticaState
+from meeple.core.protocol import State
+from meeple.games.celtica.codec import component_totals
+from meeple.games.celtica.phases import PLAY_PHASE
+from meeple.games.celtica.state import CelticaState
+from tests.celtica.helpers import GAME
 
-from celtica_positions import GAME
 
-
-def invariants(s: CelticaState) -> None:
+def invariants(state: State[Any]) -> None:
+    assert isinstance(state, CelticaState)
+    s = state
     # C1: 90 parts, 60 druid cards, 20 experience cards, always
     assert component_totals(s) == (90, 60, 20)
-    assert s.ncards == [sum(h) for h in s.hands] and s.nexp == [sum(h) for h in s.exps]
-    assert s.ndisplay == sum(s.display) <= 9 and s.npdisc == sum(s.pdisc)
-    assert s.home == sum(1 for p in s.pos if p == s.goal)
-    assert all(min(row) >= 0 for rows in (s.hands, s.exps, s.parts) for row in rows)
-    for seat, owed in enumerate(s.must):
+    assert s.cards_held == [sum(h) for h in s.hands] and s.experience_held == [sum(h) for h in s.experience]
+    assert s.display_size == sum(s.display) <= 9 and s.num_part_discards == sum(s.part_discards)
+    assert s.druids_home == sum(1 for p in s.druids if p == s.goal)
+    assert all(min(row) >= 0 for rows in (s.hands, s.experience, s.parts) for row in rows)
+    for seat, owed in enumerate(s.owed_colour):
         assert owed < 0 or s.hands[seat][owed] >= 1  # C8: the owed card is still in hand
-    if s.phase != OVER and s.phase == 0:
-        assert s.ncards[s.player] > 0  # C9: only players with druid cards take turns
+    if not s.over and s.phase == PLAY_PHASE:
+        assert s.cards_held[s.current] > 0  # C9: only players with druid cards take turns
     # views: no seat sees another's hand or owed colour; nobody sees pile orders
     for seat in [None, *range(s.num_players)]:
         view = s.view(seat)
@@ -32,7 +37,7 @@ def invariants(s: CelticaState) -> None:
                 assert "hand" not in entry and "experience" not in entry and "must_play" not in entry
         text = canonical(view)
         assert '"deck"' not in text and '"rng"' not in text
-    if s.phase == OVER:
+    if s.over:
         assert s.winners() and s.scores() == [min(p) for p in s.parts]
 
 
@@ -40,6 +45,7 @@ def invariants(s: CelticaState) -> None:
 @given(seed=st.integers(0, 2**32), players=st.integers(2, 5))
 def test_random_games_keep_every_invariant(seed, players):
     final = check_random_game(GAME, players, seed, extra=invariants, views_every=3)
+    assert isinstance(final, CelticaState)
     assert final.end_reason in ("goal", "all_home", "parts")
 
 
@@ -74,4 +80,5 @@ def test_random_games_on_random_boards(seed, players, spaces, goal):
     locs = ["start"] + [kind if n == 0 else f"{kind} {n}" for kind, n in spaces] + [f"goal {goal}"]
     layout = "layout:printed:" + ",".join(locs)
     final = check_random_game(GAME, players, seed, options={"board": layout}, extra=invariants, views_every=7)
+    assert isinstance(final, CelticaState)
     assert final.options["board"] == layout and final.goal == len(locs) - 1

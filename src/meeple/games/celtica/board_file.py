@@ -1,4 +1,4 @@
-"""The druids' path as data (ruling C3): loading, validating and encoding boards.
+"""The druids' path as data (ruling C3): reading and validating board files and layouts.
 
 A board is a sequence of locations; each has a kind and (for find sites, ruins and the goal) a
 number. The shipped default is a reconstruction (C3). A user passes another board as the game
@@ -11,54 +11,27 @@ without the file (and is unaffected if the shipped default is corrected later).
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from meeple.core.checks import is_whole
 from meeple.core.errors import DataError
-
-from .components import DISPLAY_SIZE
-
-#: What a location does when a druid's move ends there.
-START, FIND, RUIN, CULT = 0, 1, 2, 3
-FIND_KINDS = ("village", "castle", "monastery", "goal")
-KIND_ACTION = {"start": START, "village": FIND, "castle": FIND, "monastery": FIND, "goal": FIND,
-               "ruin": RUIN, "cult": CULT}
-PROVENANCES = ("reconstructed", "printed")
-MIN_LENGTH, MAX_LENGTH = 3, 60
-MAX_NUMBER = DISPLAY_SIZE
-LAYOUT_PREFIX = "layout:"
+from meeple.games.celtica.components import (
+    KIND_ACTION,
+    LAYOUT_PREFIX,
+    MAX_LENGTH,
+    MAX_NUMBER,
+    MIN_LENGTH,
+    NUMBERED_KINDS,
+    PROVENANCES,
+    Board,
+)
 
 
-@dataclass(frozen=True, slots=True)
-class Board:
-    """An immutable, validated path. Index 0 is the start, the last index the goal."""
-
-    kinds: tuple[str, ...]
-    numbers: tuple[int, ...]
-    provenance: str
-
-    @property
-    def goal(self) -> int:
-        return len(self.kinds) - 1
-
-    @property
-    def actions(self) -> tuple[int, ...]:
-        return tuple(KIND_ACTION[k] for k in self.kinds)
-
-    def layout(self) -> str:
-        """The canonical inline form (see the module docstring)."""
-        locs = [k if n == 0 else f"{k} {n}" for k, n in zip(self.kinds, self.numbers)]
-        return f"{LAYOUT_PREFIX}{self.provenance}:{','.join(locs)}"
-
-    def to_json(self) -> list[dict[str, object]]:
-        return [{"kind": k, "number": n} for k, n in zip(self.kinds, self.numbers)]
-
-
-def validate(raw: list[tuple[str, int | None]], provenance: str, source: str) -> Board:
+def board_from_locations(raw: list[tuple[object, object]], provenance: object, source: str) -> Board:
     """A Board from (kind, number) pairs, or DataError naming the first problem."""
-    if provenance not in PROVENANCES:
+    if type(provenance) is not str or provenance not in PROVENANCES:
         raise DataError(f"{source}: provenance must be one of {', '.join(PROVENANCES)}, not {provenance!r}")
     if not MIN_LENGTH <= len(raw) <= MAX_LENGTH:
         raise DataError(f"{source}: the path must have {MIN_LENGTH} to {MAX_LENGTH} locations "
@@ -68,20 +41,20 @@ def validate(raw: list[tuple[str, int | None]], provenance: str, source: str) ->
     last = len(raw) - 1
     for index, (kind, number) in enumerate(raw):
         where = f"{source}: location {index}"
-        if kind not in KIND_ACTION:
+        if type(kind) is not str or kind not in KIND_ACTION:
             raise DataError(f"{where}: unknown kind {kind!r} (kinds: {', '.join(KIND_ACTION)})")
         if (kind == "start") != (index == 0):
             raise DataError(f"{where}: the start must be the first location and only the first")
         if (kind == "goal") != (index == last):
             raise DataError(f"{where}: the goal must be the last location and only the last")
-        needs_number = kind in FIND_KINDS or kind == "ruin"
+        needs_number = kind in NUMBERED_KINDS
         if needs_number:
-            if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= MAX_NUMBER:
+            if not is_whole(number) or not 1 <= number <= MAX_NUMBER:
                 raise DataError(f"{where}: a {kind} needs a number from 1 to {MAX_NUMBER}, not {number!r}")
         elif number is not None:
             raise DataError(f"{where}: a {kind} takes no number (got {number!r})")
         kinds.append(kind)
-        numbers.append(number if needs_number else 0)  # type: ignore[arg-type]
+        numbers.append(number if is_whole(number) else 0)
     return Board(tuple(kinds), tuple(numbers), provenance)
 
 
@@ -99,7 +72,7 @@ def parse_toml(text: str, source: str) -> Board:
         if extra:
             raise DataError(f"{source}: location {index}: unknown key {extra[0]!r}")
     raw = [(loc.get("kind"), loc.get("number")) for loc in locations]
-    return validate(raw, data.get("provenance"), source)  # type: ignore[arg-type]
+    return board_from_locations(raw, data.get("provenance"), source)
 
 
 def parse_layout(text: str) -> Board:
@@ -108,7 +81,7 @@ def parse_layout(text: str) -> Board:
     provenance, sep, locs = body.partition(":")
     if not sep:
         raise DataError("board layout: expected 'layout:<provenance>:<kind> <n>,<kind>,...'")
-    raw: list[tuple[str, int | None]] = []
+    raw: list[tuple[object, object]] = []
     for index, item in enumerate(locs.split(",")):
         parts = item.split()
         if len(parts) == 1:
@@ -117,11 +90,11 @@ def parse_layout(text: str) -> Board:
             raw.append((parts[0], int(parts[1])))
         else:
             raise DataError(f"board layout: location {index}: expected 'kind' or 'kind N', not {item!r}")
-    return validate(raw, provenance, "board layout")
+    return board_from_locations(raw, provenance, "board layout")
 
 
 def default_board_text() -> str:
-    return resources.files(__package__).joinpath("board.toml").read_text(encoding="utf-8")
+    return resources.files("meeple.games.celtica").joinpath("board.toml").read_text(encoding="utf-8")
 
 
 def load_board(option: str) -> Board:

@@ -5,13 +5,12 @@ from __future__ import annotations
 import pytest
 from rich.console import Console
 
-from meeple.core.i18n import Catalog
-from meeple.core.rng import Rng
 from meeple.cli.render import catalog, event_text
 from meeple.cli.render import celtica as render
+from meeple.core.i18n import Catalog
+from meeple.core.rng import Rng
 from meeple.games.celtica.actions import BY_ID
-
-from celtica_positions import GAME
+from tests.celtica.helpers import GAME
 
 LANGS = ("en", "zh-Hant")
 
@@ -60,7 +59,8 @@ def test_both_catalogs_have_the_same_keys():
     from importlib import resources
 
     def flat(lang):
-        data = tomllib.loads(resources.files("meeple.games.celtica").joinpath("locale", f"{lang}.toml").read_text("utf-8"))
+        path = resources.files("meeple.games.celtica").joinpath("locale", f"{lang}.toml")
+        data = tomllib.loads(path.read_text("utf-8"))
         out = set()
 
         def walk(table, prefix=""):

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
-from meeple.games.celtica.board import default_board_text
+from meeple.games.celtica.board_file import default_board_text
 
 
 def meeple(*args: str, stdin: str = "") -> subprocess.CompletedProcess:

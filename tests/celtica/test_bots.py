@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from meeple.ai.bots import make_bot
 from meeple.ai.match import play_game
@@ -10,9 +11,8 @@ from meeple.core.registry import heuristics as heuristics_of
 from meeple.core.rng import Rng
 from meeple.games.celtica import heuristics
 from meeple.games.celtica.actions import BUY, DONE, GIVE, PLAY, TAKE
-from meeple.games.celtica.state import END_PHASE
-
-from celtica_positions import BROWN, GAME, GREY, RED, WHITE, hand, position, turn
+from meeple.games.celtica.phases import END_PHASE
+from tests.celtica.helpers import BROWN, GAME, GREY, RED, WHITE, hand, position, turn
 
 
 def test_heuristics_module_is_registered():
@@ -32,7 +32,7 @@ def test_greedy_beats_random():
 
 def test_greedy_takes_the_part_that_completes_an_amulet():
     mine = [1, 1, 1, 1, 1, 1, 1, 1, 0]  # only outer 8 is missing
-    s = position(pos=(0, 0, 0, 0, 0), hands=[hand(RED), hand(GREY), hand(GREY)],
+    s = position(druids=(0, 0, 0, 0, 0), hands=[hand(RED), hand(GREY), hand(GREY)],
                  parts=[mine, [0] * 9, [0] * 9], display=[2, 2, 1, 1, 1, 0, 0, 0, 2])
     s.apply(PLAY[RED][1][0])
     assert heuristics.choose(s, Rng(0)) == TAKE[8]
@@ -40,7 +40,7 @@ def test_greedy_takes_the_part_that_completes_an_amulet():
 
 def test_greedy_gives_up_its_least_useful_parts():
     mine = [3, 1, 1, 1, 1, 1, 1, 1, 0]  # the extra centres are worth least
-    s = position(pos=(7, 0, 0, 0, 0), hands=[hand(RED), hand(GREY), hand(GREY)], parts=[mine, [0] * 9, [0] * 9])
+    s = position(druids=(7, 0, 0, 0, 0), hands=[hand(RED), hand(GREY), hand(GREY)], parts=[mine, [0] * 9, [0] * 9])
     s.apply(PLAY[RED][1][0])
     assert heuristics.choose(s, Rng(0)) == GIVE[0]
 
@@ -48,14 +48,15 @@ def test_greedy_gives_up_its_least_useful_parts():
 def test_greedy_avoids_a_ruin_for_a_find_site():
     mine = [1, 1, 1, 1, 1, 0, 0, 0, 0]
     # red: one step to a ruin 2 (7 -> 8); white: one step to a castle 2 (8 -> 9)
-    s = position(pos=(7, 0, 8, 0, 0), hands=[hand(RED, WHITE), hand(GREY), hand(GREY)],
+    s = position(druids=(7, 0, 8, 0, 0), hands=[hand(RED, WHITE), hand(GREY), hand(GREY)],
                  parts=[mine, [0] * 9, [0] * 9])
     assert heuristics.choose(s, Rng(0)) == PLAY[WHITE][1][0]
 
 
 def test_greedy_spends_experience_cards_where_they_complete_an_amulet():
     mine = [1, 1, 1, 1, 1, 1, 1, 1, 0]
-    s = position(pos=(17, 0, 0, 0, 0), hands=[hand(RED), [0] * 5, [0] * 5], exps=[hand(BROWN, BROWN), [0] * 5, [0] * 5],
+    s = position(druids=(17, 0, 0, 0, 0), hands=[hand(RED), [0] * 5, [0] * 5],
+                 experience=[hand(BROWN, BROWN), [0] * 5, [0] * 5],
                  parts=[mine, [0] * 9, [0] * 9], display=[0, 0, 0, 0, 0, 0, 0, 0, 0], supply_top=[1, 2, 3, 4, 8, 5, 6])
     turn(s, RED, 1)  # takes three parts at the goal; the display is refilled
     assert s.phase == END_PHASE and s.current_player == 0
@@ -65,7 +66,8 @@ def test_greedy_spends_experience_cards_where_they_complete_an_amulet():
 
 
 def test_greedy_stops_when_nothing_helps():
-    s = position(pos=(17, 0, 0, 0, 0), hands=[hand(RED), [0] * 5, [0] * 5], exps=[hand(BROWN), [0] * 5, [0] * 5],
+    s = position(druids=(17, 0, 0, 0, 0), hands=[hand(RED), [0] * 5, [0] * 5],
+                 experience=[hand(BROWN), [0] * 5, [0] * 5],
                  parts=[[1] * 9, [0] * 9, [0] * 9], display=[0] * 9, supply_top=[0, 0, 0, 0, 0, 0, 0, 0, 0])
     turn(s, RED, 1)
     assert s.phase == END_PHASE and s.display == [9] + [0] * 8  # nothing to take: refilled with centres
@@ -79,7 +81,7 @@ def test_greedy_decides_only_from_what_it_may_see():
         for _ in range(40):
             if s.is_terminal:
                 break
-            p = s.current_player
+            p = s.current
             sample = s.determinize(p, Rng(seed + 99))
             assert heuristics.choose(s, Rng(7)) == heuristics.choose(sample, Rng(7))
             s.apply(rng.choice(s.legal_actions()))

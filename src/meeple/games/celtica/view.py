@@ -8,22 +8,23 @@ cult-site card (C8) but not its colour.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from meeple.core.protocol import check_seat
 from meeple.core.rng import Rng
-
-from . import amulets
-from .components import COLOURS, NUM_COLOURS
-from .phases import PHASES
+from meeple.games.celtica import scoring
+from meeple.games.celtica.components import COLOURS, NUM_COLOURS
+from meeple.games.celtica.phases import OVER_NAME, PHASES
 
 if TYPE_CHECKING:
-    from .state import CelticaState
+    from meeple.games.celtica.state import CelticaState
+
+S = TypeVar("S", bound="CelticaState")
 
 RANGE_C = range(NUM_COLOURS)
 
 
-def view(s: "CelticaState", player: int | None) -> dict[str, Any]:
+def view(s: CelticaState, player: int | None) -> dict[str, Any]:
     """Everything `player` may see (None: a spectator): public components, hand sizes, who owes
     a cult-site card, and only that seat's own hand and owed colour."""
     check_seat(s, player)
@@ -31,31 +32,31 @@ def view(s: "CelticaState", player: int | None) -> dict[str, Any]:
     for seat in range(s.num_players):
         entry: dict[str, Any] = {
             "parts": list(s.parts[seat]),
-            "druid_cards": s.ncards[seat],
-            "experience_cards": s.nexp[seat],
-            "owes_card": s.must[seat] >= 0,
-            "amulets": amulets.breakdown(s.parts[seat]),
+            "druid_cards": s.cards_held[seat],
+            "experience_cards": s.experience_held[seat],
+            "owes_card": s.owed_colour[seat] >= 0,
+            "amulets": scoring.breakdown(s.parts[seat]),
         }
         if seat == player:
             entry["hand"] = list(s.hands[seat])
-            entry["experience"] = list(s.exps[seat])
-            entry["must_play"] = COLOURS[s.must[seat]] if s.must[seat] >= 0 else None
+            entry["experience"] = list(s.experience[seat])
+            entry["must_play"] = COLOURS[s.owed_colour[seat]] if s.owed_colour[seat] >= 0 else None
         players.append(entry)
     return {
         "game": "celtica",
         "seat": player,
         "board": s.board.to_json(),
         "provenance": s.board.provenance,
-        "druids": list(s.pos),
+        "druids": list(s.druids),
         "display": list(s.display),
         "supply": len(s.supply),
-        "part_discards": list(s.pdisc),
-        "druid_deck": len(s.deck),
-        "druid_discards": list(s.ddisc),
-        "experience_deck": len(s.xdeck),
-        "experience_discards": list(s.xdisc),
+        "part_discards": list(s.part_discards),
+        "druid_deck": len(s.druid_deck),
+        "druid_discards": list(s.druid_discards),
+        "experience_deck": len(s.experience_deck),
+        "experience_discards": list(s.experience_discards),
         "players": players,
-        "phase": PHASES[s.phase],
+        "phase": OVER_NAME if s.over else PHASES[s.phase],
         "current_player": s.current_player,
         "pending": s.pending,
         "round": s.round,
@@ -67,7 +68,7 @@ def view(s: "CelticaState", player: int | None) -> dict[str, Any]:
     }
 
 
-def determinize(state: "CelticaState", observer: int, rng: Rng) -> "CelticaState":
+def determinize(state: S, observer: int, rng: Rng) -> S:
     """Re-sample other hands, pile orders and future shuffles, keeping what `observer` knows:
     the public piles and collections, every hand's size, its own hand, and which seats owe a
     cult-site card (the owed colour is re-drawn from the re-sampled hand). The result depends
@@ -76,16 +77,16 @@ def determinize(state: "CelticaState", observer: int, rng: Rng) -> "CelticaState
     check_seat(state, observer, allow_none=False)
     s = state.clone()
     others = [q for q in range(s.num_players) if q != observer]
-    s.deck = _redeal(s.hands, s.ncards, s.deck, others, rng)
-    s.xdeck = _redeal(s.exps, s.nexp, s.xdeck, others, rng)
+    s.druid_deck = _redeal(s.hands, s.cards_held, s.druid_deck, others, rng)
+    s.experience_deck = _redeal(s.experience, s.experience_held, s.experience_deck, others, rng)
     for q in others:
-        if s.must[q] >= 0:
+        if s.owed_colour[q] >= 0:
             hand = s.hands[q]
-            pick = rng.below(s.ncards[q])
+            pick = rng.below(s.cards_held[q])
             for c in RANGE_C:
                 pick -= hand[c]
                 if pick < 0:
-                    s.must[q] = c
+                    s.owed_colour[q] = c
                     break
     s.supply.sort()
     rng.shuffle(s.supply)

@@ -1,11 +1,10 @@
-"""Test positions for Celtica: a real new game whose components are then placed by hand,
+"""Shared helpers of the Celtica tests. Test positions: a real new game whose components are then placed by hand,
 with every card and part still accounted for (C1)."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-import meeple
 from meeple.games.celtica.components import (
     COPIES_PER_PART,
     DRUID_CARDS_PER_COLOUR,
@@ -13,9 +12,10 @@ from meeple.games.celtica.components import (
     NUM_COLOURS,
     NUM_PART_TYPES,
 )
+from meeple.games.celtica.game import CelticaGame
 from meeple.games.celtica.state import CelticaState
 
-GAME = meeple.load("celtica")
+GAME = CelticaGame()
 RED, GREY, WHITE, BROWN, BLACK = range(5)
 CENTRE = 0
 
@@ -37,56 +37,59 @@ def _rest(total: int, size: int, used: list[list[int]]) -> list[int]:
 def position(
     n: int = 3,
     *,
-    pos: Sequence[int] = (0, 0, 0, 0, 0),
+    druids: Sequence[int] = (0, 0, 0, 0, 0),
     hands: Sequence[Sequence[int]] | None = None,
-    exps: Sequence[Sequence[int]] | None = None,
+    experience: Sequence[Sequence[int]] | None = None,
     parts: Sequence[Sequence[int]] | None = None,
     display: Sequence[int] | None = None,
     deck_top: Sequence[int] = (),
-    xdeck_top: Sequence[int] = (),
+    experience_top: Sequence[int] = (),
     supply_top: Sequence[int] = (),
-    ddisc: Sequence[int] = (0,) * NUM_COLOURS,
-    xdisc: Sequence[int] = (0,) * NUM_COLOURS,
-    pdisc: Sequence[int] = (0,) * NUM_PART_TYPES,
+    druid_discards: Sequence[int] = (0,) * NUM_COLOURS,
+    experience_discards: Sequence[int] = (0,) * NUM_COLOURS,
+    part_discards: Sequence[int] = (0,) * NUM_PART_TYPES,
     deck_rest: bool = True,
-    xdeck_rest: bool = True,
+    experience_rest: bool = True,
     supply_rest: bool = True,
     player: int = 0,
     board: str = "",
 ) -> CelticaState:
-    """A play-phase position for `player`. Hands/exps are counts per colour, parts/display
+    """A play-phase position for `player`. Hands/experience are counts per colour, parts/display
     counts per part type. `*_top` are the next items drawn (last drawn first is index 0); the
     rest of each pile follows unless `*_rest` is False, in which case the leftovers go to the
     matching discard pile."""
     s = GAME.new_game(n, seed=0, board=board)
-    zero_c = [0] * NUM_COLOURS
-    s.pos = list(pos)
-    s.home = sum(1 for x in s.pos if x == s.goal)
-    s.final_round = s.home > 0
-    s.hands = [list(h) for h in (hands or [zero_c] * n)]
-    s.ncards = [sum(h) for h in s.hands]
-    s.exps = [list(h) for h in (exps or [zero_c] * n)]
-    s.nexp = [sum(h) for h in s.exps]
+    no_cards = [0] * NUM_COLOURS
+    s.druids = list(druids)
+    s.druids_home = sum(1 for x in s.druids if x == s.goal)
+    s.final_round = s.druids_home > 0
+    s.hands = [list(h) for h in (hands or [no_cards] * n)]
+    s.cards_held = [sum(h) for h in s.hands]
+    s.experience = [list(h) for h in (experience or [no_cards] * n)]
+    s.experience_held = [sum(h) for h in s.experience]
     s.parts = [list(h) for h in (parts or [[0] * NUM_PART_TYPES] * n)]
     s.display = list(display) if display is not None else [1] * NUM_PART_TYPES
-    s.ndisplay = sum(s.display)
+    s.display_size = sum(s.display)
 
-    def pile(total, size, used, top, keep_rest, disc):
-        disc = list(disc)
-        rest = _rest(total, size, used + [counts(top, size), disc])
+    def pile(total, size, used, top, keep_rest, discards):
+        discards = list(discards)
+        rest = _rest(total, size, used + [counts(top, size), discards])
         if not keep_rest:
             for k in rest:
-                disc[k] += 1
+                discards[k] += 1
             rest = []
-        return rest + list(reversed(top)), disc
+        return rest + list(reversed(top)), discards
 
-    s.deck, s.ddisc = pile(DRUID_CARDS_PER_COLOUR, NUM_COLOURS, s.hands, deck_top, deck_rest, ddisc)
-    s.xdeck, s.xdisc = pile(EXPERIENCE_CARDS_PER_COLOUR, NUM_COLOURS, s.exps, xdeck_top, xdeck_rest, xdisc)
-    s.supply, s.pdisc = pile(COPIES_PER_PART, NUM_PART_TYPES, s.parts + [s.display], supply_top, supply_rest, pdisc)
-    s.npdisc = sum(s.pdisc)
-    s.must = [-1] * n
-    s.player = player
-    s.check_consistency()
+    s.druid_deck, s.druid_discards = pile(
+        DRUID_CARDS_PER_COLOUR, NUM_COLOURS, s.hands, deck_top, deck_rest, druid_discards)
+    s.experience_deck, s.experience_discards = pile(
+        EXPERIENCE_CARDS_PER_COLOUR, NUM_COLOURS, s.experience, experience_top, experience_rest, experience_discards)
+    s.supply, s.part_discards = pile(
+        COPIES_PER_PART, NUM_PART_TYPES, s.parts + [s.display], supply_top, supply_rest, part_discards)
+    s.num_part_discards = sum(s.part_discards)
+    s.owed_colour = [-1] * n
+    s.current = player
+    s.validate()
     return s
 
 
@@ -107,7 +110,7 @@ def turn(state: CelticaState, colour: int, cards: int, exp: int = 0) -> list:
     """Play these cards and settle the turn's sub-decisions with the first legal choice (the
     first parts in type order, no cult-site card); returns all events."""
     from meeple.games.celtica.actions import PLAY
-    from meeple.games.celtica.state import CULT_PHASE, GIVE_PHASE, TAKE_PHASE
+    from meeple.games.celtica.phases import CULT_PHASE, GIVE_PHASE, TAKE_PHASE
 
     events = state.apply(PLAY[colour][cards][exp])
     while state.phase in (TAKE_PHASE, GIVE_PHASE, CULT_PHASE):

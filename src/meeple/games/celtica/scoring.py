@@ -7,9 +7,9 @@ the next largest, and so on.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
-from .components import COPIES_PER_PART
+from meeple.games.celtica.components import COPIES_PER_PART
 
 #: Base of the standing value: more than the number of amulets of any one size (at most 10),
 #: so sum(BASE ** size) orders players exactly as C12 does.

@@ -1,0 +1,2 @@
+"""Celtica tests: rules by ruling id, actions, views, the codec, properties, bots, rendering,
+the board file, the command."""
