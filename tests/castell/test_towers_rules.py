@@ -13,7 +13,7 @@ from meeple.games.castell.towers import (
     tower_uses,
     validate,
 )
-from meeple.games.castell.towers_rules import SUPPLY
+from tests.castell.helpers import SUPPLY
 
 NONE = (0, 0, 0, 0, 0)
 

@@ -11,7 +11,7 @@ from meeple.core.errors import DataError, OptionError, RecordError
 from meeple.core.record import GameRecord
 from meeple.games.castell.components import DATA_DIR, FILES, REGIONS, load_components
 
-from castell_testkit import GAME
+from tests.castell.helpers import GAME
 
 
 def test_shipped_components_load_with_provenance():
@@ -45,9 +45,9 @@ def test_components_option_loads_a_directory_and_pins_it(tmp_path):
         encoding="utf-8",
     )
     s = GAME.new_game(2, seed=3, components=str(box))
-    assert REGIONS.index("barcelona") in s.comp.neighbours[REGIONS.index("tarragona")]
-    assert s.options["components"] == f"{box}#sha256={s.comp.sha256}"
-    assert s.comp.sha256 != load_components().sha256
+    assert REGIONS.index("barcelona") in s.components.neighbours[REGIONS.index("tarragona")]
+    assert s.options["components"] == f"{box}#sha256={s.components.sha256}"
+    assert s.components.sha256 != load_components().sha256
     # A record made from the state's options replays only against the same files.
     record = GameRecord("castell", 2, 3, dict(s.options), ["a", "b"], [{"type": "move", "region": "tarragona"}])
     assert record.replay().pawn[0] == REGIONS.index("tarragona")

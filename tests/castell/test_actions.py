@@ -7,7 +7,7 @@ import pytest
 from meeple.core.errors import IllegalAction, RecordError
 from meeple.games.castell import actions as A
 
-from castell_testkit import GAME, new, placed
+from tests.castell.helpers import GAME, new, placed
 
 
 def test_action_ids_are_fixed_and_round_trip():

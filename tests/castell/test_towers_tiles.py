@@ -14,8 +14,8 @@ from meeple.games.castell.towers import (
     tower_for_tile,
     validate,
 )
-from meeple.games.castell.towers_rules import SUPPLY
-from meeple.games.castell.towers_solver import ShapeGoal, ShowGoal, search
+from tests.castell.helpers import SUPPLY
+from meeple.games.castell.towers.solver import ShapeGoal, ShowGoal, search
 
 TILES = load_local_tiles()
 ALL5 = (5, 5, 5, 5, 5)

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
-from .towers_rules import (
+from meeple.games.castell.towers.rules import (
     BALANCE,
     BASE,
     BASIC_WIDTH,
@@ -35,6 +35,7 @@ from .towers_rules import (
     Tower,
     check_skills,
 )
+from meeple.games.castell.towers.tiles import LocalTile
 
 Counts = tuple[int, ...]
 # A search result: (-score, levels above). Ties keep the first found.
@@ -409,3 +410,33 @@ def order_key(tower: Tower, wide_first: bool = True) -> tuple[tuple[int, int, in
         group = MAX_SIZE - lo if lo == hi else MAX_SIZE + (MAX_SIZE - hi) // 2
         key.append((group, -len(level) if wide_first else len(level), -level.count(lo)))
     return tuple(key)
+
+
+# -- the goals the engine asks for ------------------------------------------------------------
+
+
+def best_festival_tower(
+    team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], festival_sizes: Iterable[int]
+) -> Tower | None:
+    """The legal tower with the highest K8 festival score that K8 lets enter (>= 4 levels, every
+    festival size present), or None. Ties go to the first tower in the search order
+    (`order_key`: bottom level first, heavier and wider levels first)."""
+    return search(team, skills, FestivalGoal(tuple(festival_sizes)))
+
+
+def tallest_tower(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...]) -> Tower | None:
+    """The legal tower with the most levels (None for an empty team). Ties go to the first
+    tower in the search order (`order_key`)."""
+    return search(team, skills, TallestGoal())
+
+
+def tower_for_tile(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], tile: LocalTile) -> Tower | None:
+    """A legal tower meeting a K10 tile, or None if the team and skills cannot build one.
+    Of several, the first in the search order (`order_key`; skill shows try narrow levels
+    first, which keeps their towers compact)."""
+    goal: _Goal
+    if tile.kind == "shape":
+        goal = ShapeGoal(tile.widths)
+    else:
+        goal = ShowGoal(tile.min_levels, tile.uses, skills)
+    return search(team, skills, goal)

@@ -14,7 +14,7 @@ from typing import Any
 
 from meeple.core.errors import DataError
 
-from .towers_rules import MAX_SKILL, SKILLS, Tower, validate
+from meeple.games.castell.towers.rules import MAX_SKILL, SKILLS, Tower, validate
 
 KINDS = ("shape", "skill")
 MIN_TILES = 14  # 7 regions x 2 tiles face up (K10)
@@ -118,7 +118,7 @@ def load_local_tiles(path: str | None = None) -> tuple[LocalTile, ...]:
     try:
         if path is None:
             where = f"castell/data/{DEFAULT_FILE}"
-            text = resources.files(__package__).joinpath("data", DEFAULT_FILE).read_text("utf-8")
+            text = resources.files("meeple.games.castell").joinpath("data", DEFAULT_FILE).read_text("utf-8")
         else:
             where = path
             with open(path, encoding="utf-8") as fh:
