@@ -6,7 +6,6 @@ import pytest
 
 from meeple.core.errors import IllegalAction, RecordError
 from meeple.games.castell import actions as A
-
 from tests.castell.helpers import GAME, new, placed
 
 
@@ -34,7 +33,8 @@ def test_explicit_towers_share_the_id_and_round_trip():
     "raw",
     [
         [], {"type": "fly"}, {"type": "move"}, {"type": "move", "region": "girona"},
-        {"type": "recruit", "size": 11}, {"type": "recruit", "size": True}, {"type": "train", "source": "x", "skill": "mix"},
+        {"type": "recruit", "size": 11}, {"type": "recruit", "size": True},
+        {"type": "train", "source": "x", "skill": "mix"},
         {"type": "perform", "slot": 2}, {"type": "enter", "slot": 0, "tower": [[9, 0]]},
         {"type": "enter", "slot": 0, "tower": "tall"}, {"type": "enter", "slot": 0, "tower": [[]]},
     ],

@@ -6,7 +6,7 @@ from meeple.core.registry import heuristics
 from meeple.core.rng import Rng
 from meeple.games.castell import actions as A
 from meeple.games.castell import heuristics as H
-from tests.castell.helpers import set_festivals, GAME, new, placed, play, region, team
+from tests.castell.helpers import GAME, new, placed, play, region, set_festivals, team
 
 
 def test_greedy_is_the_registered_heuristic_and_beats_random():

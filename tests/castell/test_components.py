@@ -10,7 +10,6 @@ import pytest
 from meeple.core.errors import DataError, OptionError, RecordError
 from meeple.core.record import GameRecord
 from meeple.games.castell.components import DATA_DIR, FILES, REGIONS, load_components
-
 from tests.castell.helpers import GAME
 
 
@@ -75,8 +74,8 @@ def test_missing_files_fall_back_to_the_shipped_ones(tmp_path):
         ("calendar.toml", "size_tokens = 3", "size_tokens = 9", "size_tokens must be a whole number 1..3"),
         ("calendar.toml", "festivals = { 2 = 1, 3 = 1, 4 = 2 }", "festivals = { 2 = 1, 3 = 1, 4 = 7 }",
          "festival tiles of deck"),
-        ("festivals.toml", 'id = "I-valls"\ndeck = "I"\nregion = "valls"', 'id = "I-valls"\ndeck = "I"\nregion = "mataro"',
-         "names a region twice"),
+        ("festivals.toml", 'id = "I-valls"\ndeck = "I"\nregion = "valls"',
+         'id = "I-valls"\ndeck = "I"\nregion = "mataro"', "names a region twice"),
         ("festivals.toml", 'provenance = "reconstructed"', 'provenance = "guess"', "provenance"),
         ("size_tokens.toml", "count = 3", "count = 0", "count must be a whole number"),
         ("castellers.toml", "size = 1", "size = 11", "size must be a whole number 1..10"),

@@ -10,12 +10,10 @@ from hypothesis import strategies as st
 from meeple.core.conformance import canonical, check_random_game
 from meeple.core.rng import Rng
 from meeple.games.castell import actions as A
-from meeple.games.castell.towers.cache import best_for_festival, out_of_reach, tower_for
 from meeple.games.castell.legality import PHASE_FESTIVAL
 from meeple.games.castell.state import CastellState
-from meeple.games.castell.towers.cache import needed
 from meeple.games.castell.towers import best_festival_tower, eligible, tower_for_tile, validate
-
+from meeple.games.castell.towers.cache import best_for_festival, needed, out_of_reach, tower_for
 from tests.castell.helpers import GAME, castellers_total
 
 
@@ -41,7 +39,7 @@ def invariants(s: CastellState) -> None:
             assert validate(tower, tuple(s.skills[seat])).legal
             assert all(c <= have for c, have in zip(needed(tower), s.teams[seat]))
             assert entry["score"] <= s.best[entry["seat"]]
-    for seat, slot, tower in s.entries:
+    for seat, _slot, tower in s.entries:
         assert validate(tower, tuple(s.skills[seat])).legal
         assert all(c <= have for c, have in zip(needed(tower), s.teams[seat]))
     if s.phase == PHASE_FESTIVAL and not s.over:

@@ -7,11 +7,11 @@ import re
 import pytest
 from rich.console import Console
 
-from meeple.core.i18n import Catalog
 from meeple.cli.render import event_text
 from meeple.cli.render.castell import action_label, board, pyramid
+from meeple.core.i18n import Catalog
 from meeple.games.castell import actions as A
-from tests.castell.helpers import GAME, new, placed, play
+from tests.castell.helpers import placed, play
 
 LANGS = ("en", "zh-Hant")
 
@@ -43,8 +43,8 @@ def test_catalogs_cover_actions_events_scores(lang):
     _, events = play(4, 2, {0, 1, 2, 3})
     keys = {e.key for e in events}
     assert {"place_pawn", "recruit", "end_turn", "round_start", "refill", "game_over"} <= keys
-    everything = keys | {"move", "train", "train_special", "single_recruit", "extra_move", "perform", "enter", "decline",
-                         "festival_score", "size_tokens_discarded"}
+    everything = keys | {"move", "train", "train_special", "single_recruit", "extra_move", "perform", "enter",
+                         "decline", "festival_score", "size_tokens_discarded"}
     for key in everything:
         assert cat.has(f"event.{key}"), key
     cat.player_names = ["Ana", "Biel", "Carla", "Dídac"]

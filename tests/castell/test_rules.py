@@ -7,11 +7,9 @@ import pytest
 
 from meeple.core.errors import IllegalAction
 from meeple.games.castell import actions as A
-from meeple.games.castell.components import REGIONS, load_components
-from meeple.games.castell.components import PER_REGION
+from meeple.games.castell.components import PER_REGION, REGIONS, load_components
 from meeple.games.castell.state import CastellState
 from meeple.games.castell.towers import LocalTile, validate
-
 from tests.castell.helpers import castellers_total, fest, last_turn, new, placed, region, team
 
 
@@ -24,7 +22,8 @@ def test_K1_regions_and_reconstructed_roads():
     assert frozenset(("barcelona", "mataro")) in roads
     assert frozenset(("tarragona", "barcelona")) not in roads
     dashed = {frozenset((REGIONS[a], REGIONS[b])) for a, b, style in comp.roads if style == "dashed"}
-    assert dashed == {frozenset(p) for p in (("tarragona", "vilanova"), ("vilanova", "barcelona"), ("barcelona", "mataro"))}
+    expected = (("tarragona", "vilanova"), ("vilanova", "barcelona"), ("barcelona", "mataro"))
+    assert dashed == {frozenset(p) for p in expected}
 
 
 def test_K1_move_only_to_an_adjacent_region():
@@ -379,7 +378,9 @@ def _strong(s: CastellState, seat: int, deal: bool = True) -> None:
         for row in s.region_tiles:
             for k, t in enumerate(row):
                 if t in last:
-                    row[k] = next(x for x in range(len(tiles)) if x not in last and all(x not in r for r in s.region_tiles))
+                    row[k] = next(
+                        x for x in range(len(tiles)) if x not in last and all(x not in r for r in s.region_tiles)
+                    )
         s.region_tiles[s.pawn[seat]] = [len(tiles) - 2, len(tiles) - 1]
 
 

@@ -1,5 +1,7 @@
 """K6 tower validator and K8 festival scoring, with the rulebook's examples A-H."""
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -197,10 +199,10 @@ def reference_uses(tower, levels):
     for level in tower:
         if len(set(level)) > 1 and set(level) not in pairs:
             return None
-    for below, above in zip(tower, tower[1:]):
+    for below, above in pairwise(tower):
         if len(above) > len(below) or max(above) > min(below) + 1:
             return None
-    junctions = list(zip(tower, tower[1:]))
+    junctions = list(pairwise(tower))
     within = [len(level) for level in tower if len(level) <= w]
     return (
         sum(len(above) == len(below) for below, above in junctions),

@@ -18,8 +18,8 @@ from meeple.games.castell.towers import (
     tower_for_tile,
     validate,
 )
-from tests.castell.helpers import SUPPLY
 from meeple.games.castell.towers.solver import order_key
+from tests.castell.helpers import SUPPLY
 
 
 def all_towers(team, skills):

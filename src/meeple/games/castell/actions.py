@@ -140,8 +140,8 @@ ENTERS = (Enter(0), Enter(1))
 DECLINE = Decline()
 
 BY_ID: tuple[Action, ...] = (
-    *MOVES, *RECRUITS.values(), *TRAINS[0], *TRAINS[1], *SINGLE_RECRUITS.values(), *EXTRA_MOVES, *PERFORMS, END_TURN, *ENTERS,
-    DECLINE,
+    *MOVES, *RECRUITS.values(), *TRAINS[0], *TRAINS[1], *SINGLE_RECRUITS.values(), *EXTRA_MOVES, *PERFORMS,
+    END_TURN, *ENTERS, DECLINE,
 )
 assert len(BY_ID) == NUM_ACTIONS
 
@@ -235,7 +235,7 @@ def action_from_json(obj: Any) -> Action:
         return RECRUITS[_size(obj)]
     if kind == "train":
         source, target = _field(obj, "source"), _field(obj, "skill")
-        if type(source) is not str or type(target) is not str or source not in TRAIN_SOURCES or target not in TRAIN_TARGETS:
+        if source not in TRAIN_SOURCES or target not in TRAIN_TARGETS:
             raise RecordError(f"castell train needs source in {TRAIN_SOURCES} and skill in {TRAIN_TARGETS}")
         return TRAINS[TRAIN_SOURCES.index(source)][TRAIN_TARGETS.index(target)]
     if kind == "single_recruit":

@@ -118,7 +118,9 @@ def _tokens(state: CastellState) -> None:
             check_range(count, 0, SPECIAL_TOKENS * n, f"player_board_tokens[{seat}][{r}]")
     total = sum(state.tokens_left) + sum(map(sum, state.board_tokens)) + sum(map(sum, state.player_board_tokens))
     if total != SPECIAL_TOKENS * n:
-        raise RecordError(f"tokens_left, board_tokens, player_board_tokens: {total} tokens, not {SPECIAL_TOKENS * n} (K5)")
+        raise RecordError(
+            f"tokens_left, board_tokens, player_board_tokens: {total} tokens, not {SPECIAL_TOKENS * n} (K5)"
+        )
 
 
 def _tiles(state: CastellState) -> None:

@@ -303,15 +303,19 @@ def _check_totals(comp: Components) -> None:
             need = sum(r.festivals[n] for r in comp.calendar.values() if r.deck == deck)
             have = sum(1 for t in comp.festivals if t.deck == deck)
             if need > have:
-                raise _fail("calendar.toml", f"{n} players need {need} festival tiles of deck {deck}, festivals.toml has {have}")
+                raise _fail(
+                    "calendar.toml", f"{n} players need {need} festival tiles of deck {deck}, festivals.toml has {have}"
+                )
         tokens = sum(r.festivals[n] * r.size_tokens for r in comp.calendar.values())
         if tokens > len(comp.size_tokens):
-            raise _fail("calendar.toml", f"{n} players need {tokens} size tokens, size_tokens.toml has {len(comp.size_tokens)}")
+            have = len(comp.size_tokens)
+            raise _fail("calendar.toml", f"{n} players need {tokens} size tokens, size_tokens.toml has {have}")
         if NUM_REGIONS * PER_REGION[n] + START_TEAM * n > sum(comp.castellers):  # K2 set-up must be possible
             raise _fail("castellers.toml", "too few castellers for the set-up")
     need = TILES_PER_REGION * NUM_REGIONS
     if len(comp.local_tiles) < need:
-        raise _fail("local_performances.toml", f"needs at least {need} tiles (2 per region), found {len(comp.local_tiles)}")
+        found = len(comp.local_tiles)
+        raise _fail("local_performances.toml", f"needs at least {need} tiles (2 per region), found {found}")
 
 
 def _fingerprint(content: Any) -> str:

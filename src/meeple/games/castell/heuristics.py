@@ -24,7 +24,6 @@ from typing import Any
 from meeple.core.rng import Rng
 from meeple.core.shares import softmax_shares, win_shares
 from meeple.games.castell import actions as A
-from meeple.games.castell.actions import Action
 from meeple.games.castell.components import LAST_ROUND, Components, Festival
 from meeple.games.castell.legality import PHASE_FESTIVAL
 from meeple.games.castell.state import CastellState
@@ -111,7 +110,7 @@ def _tower_value(state: CastellState, seat: int, skills: tuple[int, ...], goals:
     of the tallest tower (height is what opens festivals: K8 wants 4 levels)."""
     team = tuple(state.teams[seat])
     if goals:
-        weight, fest = max(goals, key=lambda g: g[0])
+        _, fest = max(goals, key=lambda g: g[0])
         tower = best_for_festival(team, skills, fest.sizes)
         if tower:
             return float(festival_score(tower, fest.sizes))
@@ -165,7 +164,8 @@ def choose(state: CastellState, rng: Rng) -> Any:
     base: dict[str, Any] = {}
     if state.pawn[seat] >= 0:
         base["place"] = _place_value(state, seat, state.pawn[seat], goals, want)
-    base["reach"] = tiles_in_reach(state, seat) if any(type(a) in (A.Recruit, A.SingleRecruit, A.Train) for a in acts) else ()
+    growing = any(type(a) in (A.Recruit, A.SingleRecruit, A.Train) for a in acts)
+    base["reach"] = tiles_in_reach(state, seat) if growing else ()
     if base["reach"]:
         base["tiles"] = _tile_value(state, tuple(state.teams[seat]), tuple(state.skills[seat]), base["reach"])
     if any(type(a) is A.Train for a in acts):

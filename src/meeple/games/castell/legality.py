@@ -124,7 +124,7 @@ def _check_train(state: CastellState, action: A.Train) -> Ruling:
     level = state.skills[state.current][action.target] if action.target < len(SKILLS) else 0
     if kind < len(SKILLS) and action.target != kind:
         return ("K4", f"that wheel segment faces {TILE_KINDS[kind]}, not {A.TRAIN_TARGETS[action.target]}")
-    if kind == PRACTICE and not 0 < level:
+    if kind == PRACTICE and not level > 0:
         return ("K4", "Practice raises only a skill already at level 1 or more")
     if kind == SPECIAL and action.target != A.SPECIAL_TARGET:
         return ("K4", "that wheel segment faces Special: it gives a free special action")

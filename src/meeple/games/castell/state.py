@@ -88,7 +88,10 @@ class CastellState(State[Action]):
     wheel_side: tuple[int, ...] = derived()  # the wheel's segments on the side in play
 
     def __post_init__(self) -> None:
-        self.components = components_for_option(self.options["components"])
+        try:
+            self.components = components_for_option(self.options["components"])
+        except DataError as exc:  # `initial` loaded them already: this is a saved state's option
+            raise RecordError(f"cannot load the state's components: {exc}") from None
         self.wheel_side = self.components.wheels[self.options["wheel"]]
 
     # -- set-up ---------------------------------------------------------------------------------
@@ -445,7 +448,8 @@ class CastellState(State[Action]):
                         "best": self.best[seat],
                     }))
             if log is not None and result["discarded"]:
-                log.append(Event("size_tokens_discarded", None, {"region": REGIONS[fest.region], "sizes": result["discarded"]}))
+                params = {"region": REGIONS[fest.region], "sizes": result["discarded"]}
+                log.append(Event("size_tokens_discarded", None, params))
             self.results.append(result)
 
     def _end_round(self, log: list[Event] | None) -> None:
@@ -494,12 +498,3 @@ class CastellState(State[Action]):
 
     def validate(self) -> None:
         codec.validate(self)
-
-    @classmethod
-    def from_json(cls, game: Game[Any, Any], obj: dict[str, Any]) -> Self:
-        """`State.from_json`, with components that fail to load (files changed since the state
-        was saved, or gone) reported as a RecordError."""
-        try:
-            return super(CastellState, cls).from_json(game, obj)  # slotted dataclass: no bare super()
-        except DataError as exc:
-            raise RecordError(f"cannot load the state's components: {exc}") from None

@@ -51,7 +51,8 @@ def tower_preview(state: CastellState, seat: int) -> dict[str, Any]:
                     "tower": [list(level) for level in tower], "score": festival_score(tower, fest.sizes),
                 }
     tower = tallest(team, skills)
-    return {"festival": None, "region": None, "tower": [list(level) for level in tower] if tower else None, "score": None}
+    shown = [list(level) for level in tower] if tower else None
+    return {"festival": None, "region": None, "tower": shown, "score": None}
 
 
 def _public(state: CastellState) -> dict[str, Any]:
@@ -84,7 +85,9 @@ def _public(state: CastellState) -> dict[str, Any]:
             "rotation": (state.round - 1) % 8,
             "segments": [_segment_name(code) for code in state.wheel_side],
             "tiles": [TILE_KINDS[k] for k in state.skill_at],
-            "facing": {_segment_name(code): TILE_KINDS[state.segment_tile(i)] for i, code in enumerate(state.wheel_side)},
+            "facing": {
+                _segment_name(code): TILE_KINDS[state.segment_tile(i)] for i, code in enumerate(state.wheel_side)
+            },
         },
         "calendar": [
             {"round": rnd, "festivals": [

@@ -8,6 +8,8 @@ keys, so caching never changes behaviour, only speed.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from meeple.games.castell.towers.rules import Tower, castellers_needed
 from meeple.games.castell.towers.solver import best_festival_tower, tallest_tower, tower_for_tile
 from meeple.games.castell.towers.tiles import LocalTile
@@ -69,7 +71,7 @@ def out_of_reach(team: tuple[int, ...], skills: tuple[int, ...], tile: LocalTile
         return (
             len(widths) > most
             or sum(widths) > total
-            or sum(1 for below, above in zip(widths, widths[1:]) if above == below) > balance
+            or sum(1 for below, above in pairwise(widths) if above == below) > balance
             or sum(1 for n in widths if n > limit) > base
         )
     return tile.min_levels > most or any(u > s for u, s in zip(tile.uses, skills))

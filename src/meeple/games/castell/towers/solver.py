@@ -21,7 +21,6 @@ The tests check score and tie-break against brute force over every tower of smal
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-
 from collections.abc import Iterable, Mapping
 
 from meeple.games.castell.towers.rules import (
@@ -434,9 +433,5 @@ def tower_for_tile(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int,
     """A legal tower meeting a K10 tile, or None if the team and skills cannot build one.
     Of several, the first in the search order (`order_key`; skill shows try narrow levels
     first, which keeps their towers compact)."""
-    goal: _Goal
-    if tile.kind == "shape":
-        goal = ShapeGoal(tile.widths)
-    else:
-        goal = ShowGoal(tile.min_levels, tile.uses, skills)
+    goal: _Goal = ShapeGoal(tile.widths) if tile.kind == "shape" else ShowGoal(tile.min_levels, tile.uses, skills)
     return search(team, skills, goal)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
+from itertools import pairwise
 from typing import Any
 
 from meeple.core.errors import DataError
-
 from meeple.games.castell.towers.rules import MAX_SKILL, SKILLS, Tower, validate
 
 KINDS = ("shape", "skill")
@@ -91,9 +91,9 @@ def _tile(raw: Any, where: str, index: int) -> LocalTile:
             _int(n, 1, 150) for n in widths
         ):
             raise bad("widths", f"must list 1..{MAX_LEVELS} positive level widths, bottom to top")
-        if any(above > below for below, above in zip(widths, widths[1:])):
+        if any(above > below for below, above in pairwise(widths)):
             raise bad("widths", "must not grow upwards (K6: an upper level is never wider)")
-        if sum(1 for below, above in zip(widths, widths[1:]) if above == below) > MAX_SKILL:
+        if sum(1 for below, above in pairwise(widths) if above == below) > MAX_SKILL:
             raise bad("widths", f"needs more than {MAX_SKILL} Balance uses (K6)")
         if sum(1 for n in widths if n > WIDEST_LIMIT) > MAX_SKILL:
             raise bad("widths", f"needs more than {MAX_SKILL} Base uses (K6)")
