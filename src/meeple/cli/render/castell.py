@@ -63,8 +63,8 @@ def _map(view: dict[str, Any], cat: Catalog) -> RenderableType:
     for region in view["regions"]:
         row, col = MAP_LAYOUT.get(region["id"], (2, 3))
         cells[row][col] = _region_panel(view, cat, region)
-    for row in cells:
-        grid.add_row(*row)
+    for line in cells:
+        grid.add_row(*line)
     return Panel(grid, title=cat.text("ui.map"))
 
 
@@ -150,13 +150,13 @@ def _own(view: dict[str, Any], cat: Catalog, seat: int) -> RenderableType:
             f"{t['id']} ★{t['stars']}" for t in player["performances"]) + "\n")
     score = player["score"]
     lines.append(" · ".join(f"{cat.text('score.' + k)} {v}" for k, v in score.items()) + "\n")
-    parts: list[RenderableType] = [lines]
+    shown: list[RenderableType] = [lines]
     preview = view.get("tower_preview") if view.get("you") == seat else None
     if preview is not None:
         tower = preview["tower"]
-        parts.append(Panel(pyramid(tower) if tower else Text(cat.text("ui.no_tower")),
+        shown.append(Panel(pyramid(tower) if tower else Text(cat.text("ui.no_tower")),
                            title=cat.text("ui.best_tower"), expand=False))
-    body = Group(*parts)
+    body = Group(*shown)
     return Panel(body, title=cat.player(seat), border_style=SEAT_STYLES[seat % 4])
 
 

@@ -151,26 +151,25 @@ def action_from_id(number: object) -> Action:
     return BY_ID[check_action_id(number, NUM_ACTIONS, "Castell")]
 
 
-def action_id(action: Any) -> int:
+def action_id(action: object) -> int:
     """The integer id; explicit towers share the id of the solver's choice."""
-    cls = type(action)
-    if cls is Move:
+    if type(action) is Move:
         return MOVE0 + action.region
-    if cls is Recruit:
+    if type(action) is Recruit:
         return RECRUIT0 + action.size - 1
-    if cls is Train:
+    if type(action) is Train:
         return TRAIN0 + 6 * action.source + action.target
-    if cls is SingleRecruit:
+    if type(action) is SingleRecruit:
         return SRECRUIT0 + action.size - 1
-    if cls is ExtraMove:
+    if type(action) is ExtraMove:
         return XMOVE0 + action.region
-    if cls is Perform:
+    if type(action) is Perform:
         return PERFORM0 + action.slot
-    if cls is EndTurn:
+    if type(action) is EndTurn:
         return END_TURN_ID
-    if cls is Enter:
+    if type(action) is Enter:
         return ENTER0 + action.slot
-    if cls is Decline:
+    if type(action) is Decline:
         return DECLINE_ID
     raise IllegalAction("ids", f"{action!r} is not a Castell action")
 

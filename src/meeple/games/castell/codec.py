@@ -150,14 +150,14 @@ def _tiles(state: CastellState) -> None:
                     raise RecordError(f"{name}[{seat}][{i}]: tile {tile} is in two places (K10)")
                 seen.add(tile)
     _length(state.prizes, n, "prizes")
-    for seat, row in enumerate(state.prizes):
-        for i, (region, value) in enumerate(row):
+    for seat, won in enumerate(state.prizes):
+        for i, (region, value) in enumerate(won):
             check_range(region, 0, NUM_REGIONS - 1, f"prizes[{seat}][{i}] region")
             if value not in PRIZE_VALUES:
                 raise RecordError(f"prizes[{seat}][{i}] value must be one of {sorted(PRIZE_VALUES)}, not {value}")
     _length(state.size_tokens, n, "size_tokens")
-    for seat, row in enumerate(state.size_tokens):
-        for i, (region, size) in enumerate(row):
+    for seat, taken in enumerate(state.size_tokens):
+        for i, (region, size) in enumerate(taken):
             check_range(region, 0, NUM_REGIONS - 1, f"size_tokens[{seat}][{i}] region")
             _size(size, f"size_tokens[{seat}][{i}] size")
     _length(state.best, n, "best")

@@ -159,7 +159,7 @@ def _provenance(item: dict[str, Any], file: str, label: str, marks: dict[str, li
         raise _fail(file, f"{label} needs provenance = \"rulebook\" or \"reconstructed\", not {value!r}")
     if value == "reconstructed":
         marks.setdefault(file, []).append(label)
-    return value
+    return str(value)
 
 
 def _region(value: Any, file: str, label: str) -> int:
@@ -175,7 +175,9 @@ def _int(item: dict[str, Any], key: str, file: str, label: str, lo: int, hi: int
     return value
 
 
-def _load_regions(data: dict[str, Any], marks: dict[str, list[str]]):
+def _load_regions(
+    data: dict[str, Any], marks: dict[str, list[str]]
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, int, str], ...]]:
     file = "regions.toml"
     regions = _table_list(data, file, "region")
     ids = [r.get("id") for r in regions]
@@ -356,7 +358,7 @@ def _load(source: str, directory: Path | None, stamp: tuple) -> Components:
     if directory is not None and (directory / FILES[-1]).is_file():
         tile_path = directory / FILES[-1]
     try:
-        local_tiles = tuple(load_local_tiles(tile_path))
+        local_tiles = tuple(load_local_tiles(None if tile_path is None else str(tile_path)))
     except MeepleError:
         raise
     except (OSError, ValueError, TypeError, KeyError) as exc:

@@ -24,6 +24,7 @@ from typing import Any
 from meeple.core.rng import Rng
 from meeple.core.shares import softmax_shares, win_shares
 from meeple.games.castell import actions as A
+from meeple.games.castell.actions import Action
 from meeple.games.castell.components import LAST_ROUND, Components, Festival
 from meeple.games.castell.legality import PHASE_FESTIVAL
 from meeple.games.castell.state import CastellState
@@ -118,25 +119,25 @@ def _tower_value(state: CastellState, seat: int, skills: tuple[int, ...], goals:
     return 0.5 * len(tower) if tower else 0.0
 
 
-def _score(state: CastellState, action: Any, seat: int, goals, want, base: dict[str, Any]) -> float:
-    cls = type(action)
+def _score(state: CastellState, action: Action, seat: int, goals: list[tuple[float, Festival]], want: list[float],
+           base: dict[str, Any]) -> float:
     paid = 0.0 if state.free_special else TOKEN_COST
-    if cls is A.EndTurn:
+    if type(action) is A.EndTurn:
         return 0.0
-    if cls is A.Recruit or cls is A.SingleRecruit:
+    if type(action) is A.Recruit or type(action) is A.SingleRecruit:
         value = 0.4 + 2.0 * want[action.size] + 0.03 * action.size
         if base["reach"]:
             team = list(state.teams[seat])
             team[action.size] += 1
             gain = _tile_value(state, tuple(team), tuple(state.skills[seat]), base["reach"]) - base["tiles"]
             value += 0.5 * gain
-        return value - (paid if cls is A.SingleRecruit else 0.0)
-    if cls is A.Move or cls is A.ExtraMove:
+        return float(value) - (paid if type(action) is A.SingleRecruit else 0.0)
+    if type(action) is A.Move or type(action) is A.ExtraMove:
         here = state.pawn[seat]
         now = base["place"] if here >= 0 else 0.0
         gain = _place_value(state, seat, action.region, goals, want) - now
-        return gain - (paid if cls is A.ExtraMove else 0.0) - 0.05
-    if cls is A.Train:
+        return float(gain) - (paid if type(action) is A.ExtraMove else 0.0) - 0.05
+    if type(action) is A.Train:
         if action.target == A.SPECIAL_TARGET:
             return 1.0
         skills = list(state.skills[seat])
@@ -144,8 +145,8 @@ def _score(state: CastellState, action: Any, seat: int, goals, want, base: dict[
         gain = _tower_value(state, seat, tuple(skills), goals) - base["tower"]
         if base["reach"]:
             gain += 0.5 * (_tile_value(state, tuple(state.teams[seat]), tuple(skills), base["reach"]) - base["tiles"])
-        return 0.5 + gain
-    if cls is A.Perform:
+        return 0.5 + float(gain)
+    if type(action) is A.Perform:
         tile = state.components.local_tiles[state.region_tiles[state.pawn[seat]][action.slot]]
         return 2.0 + 1.5 * tile.stars - paid
     return 0.0

@@ -11,8 +11,9 @@ import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from itertools import pairwise
-from typing import Any
+from typing import Any, TypeGuard
 
+from meeple.core.checks import is_whole
 from meeple.core.errors import DataError
 from meeple.games.castell.towers.rules import MAX_SKILL, SKILLS, Tower, validate
 
@@ -53,8 +54,8 @@ def satisfies_tile(tower: Tower, skills: tuple[int, ...], tile: LocalTile) -> bo
     return len(tower) >= tile.min_levels and all(u >= t for u, t in zip(check.uses, tile.uses))
 
 
-def _int(value: Any, lo: int, hi: int) -> bool:
-    return type(value) is int and lo <= value <= hi
+def _int(value: Any, lo: int, hi: int) -> TypeGuard[int]:
+    return is_whole(value) and lo <= value <= hi
 
 
 def _tile(raw: Any, where: str, index: int) -> LocalTile:
