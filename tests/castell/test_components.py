@@ -10,6 +10,7 @@ import pytest
 from meeple.core.errors import DataError, OptionError, RecordError
 from meeple.core.record import GameRecord
 from meeple.games.castell.components import DATA_DIR, FILES, REGIONS, load_components
+from meeple.games.castell.state import CastellState
 from tests.castell.helpers import GAME
 
 
@@ -49,7 +50,9 @@ def test_components_option_loads_a_directory_and_pins_it(tmp_path):
     assert s.components.sha256 != load_components().sha256
     # A record made from the state's options replays only against the same files.
     record = GameRecord("castell", 2, 3, dict(s.options), ["a", "b"], [{"type": "move", "region": "tarragona"}])
-    assert record.replay().pawn[0] == REGIONS.index("tarragona")
+    replayed = record.replay()
+    assert isinstance(replayed, CastellState)
+    assert replayed.pawn[0] == REGIONS.index("tarragona")
     (box / "regions.toml").write_text(text, encoding="utf-8")  # the road is gone again
     with pytest.raises(RecordError, match="changed since the game was recorded"):
         record.replay()

@@ -3,11 +3,13 @@ castellers accounted for, every entered tower legal and eligible, tokens conserv
 consistent), JSON round-trip and determinism."""
 
 import json
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meeple.core.conformance import canonical, check_random_game
+from meeple.core.protocol import State
 from meeple.core.rng import Rng
 from meeple.games.castell import actions as A
 from meeple.games.castell.legality import PHASE_FESTIVAL
@@ -17,7 +19,9 @@ from meeple.games.castell.towers.cache import best_for_festival, needed, out_of_
 from tests.castell.helpers import GAME, castellers_total
 
 
-def invariants(s: CastellState) -> None:
+def invariants(state: State[Any]) -> None:
+    assert isinstance(state, CastellState)
+    s = state
     assert castellers_total(s) == 150
     assert all(min(row) >= 0 for row in s.pool + s.teams)
     n = s.num_players

@@ -97,7 +97,8 @@ def test_K10_tower_for_tile_respects_the_team():
     tile = LocalTile("s", "shape", 2, (3, 2, 1), 3, (0,) * 5, "test")
     assert tower_for_tile({5: 3, 4: 2, 1: 1}, (0,) * 5, tile) == ((5, 5, 5), (4, 4), (1,))
     assert tower_for_tile({5: 3, 4: 1, 1: 1}, (0,) * 5, tile) is None
-    assert validate(tower_for_tile(SUPPLY, (0,) * 5, tile), (0,) * 5).legal
+    tower = tower_for_tile(SUPPLY, (0,) * 5, tile)
+    assert tower is not None and validate(tower, (0,) * 5).legal
 
 
 # --- the loader's checks
