@@ -31,6 +31,10 @@ SPECIAL_TARGET = 5
 MOVE0, RECRUIT0, TRAIN0, SRECRUIT0, XMOVE0, PERFORM0 = 0, 7, 17, 29, 39, 46
 END_TURN_ID, ENTER0, DECLINE_ID = 48, 49, 51
 NUM_ACTIONS = 52
+#: Bounds on a tower written in a record, far above any legal tower (K6 allows 18 levels): a
+#: larger one is malformed (RecordError) rather than merely illegal (IllegalAction K6).
+RECORD_MAX_LEVELS = 40
+RECORD_MAX_WIDTH = 150
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,10 +212,10 @@ def _tower(obj: dict[str, Any]) -> Tower | None:
     raw = obj.get("tower")
     if raw is None:
         return None
-    ok = isinstance(raw, list) and 0 < len(raw) <= 40
+    ok = isinstance(raw, list) and 0 < len(raw) <= RECORD_MAX_LEVELS
     levels = []
     for level in raw if ok else ():
-        if not isinstance(level, list) or not 0 < len(level) <= 150:
+        if not isinstance(level, list) or not 0 < len(level) <= RECORD_MAX_WIDTH:
             ok = False
             break
         if not all(is_whole(x) and MIN_SIZE <= x <= MAX_SIZE for x in level):

@@ -18,6 +18,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
+from meeple.core.checks import is_whole
 from meeple.core.errors import DataError, MeepleError, RecordError
 from meeple.games.castell.towers.rules import COUNTS_LEN, MAX_SIZE, SIZES, SKILLS
 from meeple.games.castell.towers.tiles import LocalTile, load_local_tiles
@@ -170,7 +171,7 @@ def _region(value: Any, file: str, label: str) -> int:
 
 def _int(item: dict[str, Any], key: str, file: str, label: str, lo: int, hi: int) -> int:
     value = item.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+    if not is_whole(value) or not lo <= value <= hi:
         raise _fail(file, f"{label}: {key} must be a whole number {lo}..{hi}, not {value!r}")
     return value
 
