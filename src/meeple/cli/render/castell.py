@@ -1,8 +1,8 @@
 """Castell in the terminal: the map with pawns and castellers, the skill wheel, the festival
 calendar, the players, and the seat's team, skills and best tower drawn as a pyramid.
 
-Everything comes from the view dict; the tower drawing asks the tower solver (a pure function
-of the team and skills shown in the view).
+Everything comes from the view dict, the seat's best tower too (`tower_preview`, in a seat's
+view only).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from rich.text import Text
 
 from meeple.core.i18n import Catalog
 
-SKILLS = ("balance", "base", "mix", "strength", "width")
 #: Where each region sits on the drawn map (row, column), roughly as on the board.
 MAP_LAYOUT = {
     "valls": (0, 1), "terrassa": (0, 2), "mataro": (0, 3),
@@ -64,8 +63,8 @@ def _map(view: dict[str, Any], cat: Catalog) -> RenderableType:
     for region in view["regions"]:
         row, col = MAP_LAYOUT.get(region["id"], (2, 3))
         cells[row][col] = _region_panel(view, cat, region)
-    for row in cells:
-        grid.add_row(*row)
+    for line in cells:
+        grid.add_row(*line)
     return Panel(grid, title=cat.text("ui.map"))
 
 
@@ -130,22 +129,6 @@ def pyramid(tower: Any) -> Text:
     return text
 
 
-def _best_tower(view: dict[str, Any], seat: int) -> Any:
-    from meeple.games.castell.solver_cache import best_for_festival, tallest  # pure, memoised solver calls
-
-    player = view["players"][seat]
-    team = (0, *player["team"])
-    skills = tuple(player["skills"][k] for k in SKILLS)
-    for entry in view["calendar"]:
-        if entry["round"] == view["round"]:
-            for fest in entry["festivals"]:
-                if fest["region"] == player["pawn"]:
-                    tower = best_for_festival(team, skills, tuple(sorted(set(fest["sizes"]))))
-                    if tower:
-                        return tower
-    return tallest(team, skills)
-
-
 def _own(view: dict[str, Any], cat: Catalog, seat: int) -> RenderableType:
     player = view["players"][seat]
     lines = Text()
@@ -167,9 +150,13 @@ def _own(view: dict[str, Any], cat: Catalog, seat: int) -> RenderableType:
             f"{t['id']} ★{t['stars']}" for t in player["performances"]) + "\n")
     score = player["score"]
     lines.append(" · ".join(f"{cat.text('score.' + k)} {v}" for k, v in score.items()) + "\n")
-    tower = _best_tower(view, seat)
-    body = Group(lines, Panel(pyramid(tower) if tower else Text(cat.text("ui.no_tower")),
-                              title=cat.text("ui.best_tower"), expand=False))
+    shown: list[RenderableType] = [lines]
+    preview = view.get("tower_preview") if view.get("you") == seat else None
+    if preview is not None:
+        tower = preview["tower"]
+        shown.append(Panel(pyramid(tower) if tower else Text(cat.text("ui.no_tower")),
+                           title=cat.text("ui.best_tower"), expand=False))
+    body = Group(*shown)
     return Panel(body, title=cat.player(seat), border_style=SEAT_STYLES[seat % 4])
 
 

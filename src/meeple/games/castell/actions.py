@@ -17,12 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from meeple.core.errors import RecordError
-
-from .components import REGIONS
-from .towers import SKILLS
-
-Tower = tuple[tuple[int, ...], ...]
+from meeple.core.checks import is_whole
+from meeple.core.errors import IllegalAction, RecordError
+from meeple.core.protocol import check_action_id
+from meeple.games.castell.components import NUM_REGIONS, REGIONS
+from meeple.games.castell.towers.rules import MAX_SIZE, MIN_SIZE, SIZES, SKILLS, Tower
 
 #: Train targets: the five skills, then the Special tile's free special action.
 TRAIN_TARGETS: tuple[str, ...] = (*SKILLS, "special")
@@ -32,6 +31,10 @@ SPECIAL_TARGET = 5
 MOVE0, RECRUIT0, TRAIN0, SRECRUIT0, XMOVE0, PERFORM0 = 0, 7, 17, 29, 39, 46
 END_TURN_ID, ENTER0, DECLINE_ID = 48, 49, 51
 NUM_ACTIONS = 52
+#: Bounds on a tower written in a record, far above any legal tower (K6 allows 18 levels): a
+#: larger one is malformed (RecordError) rather than merely illegal (IllegalAction K6).
+RECORD_MAX_LEVELS = 40
+RECORD_MAX_WIDTH = 150
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,45 +131,51 @@ class Decline:
 
 Action = Move | Recruit | Train | SingleRecruit | ExtraMove | Perform | EndTurn | Enter | Decline
 
-# Shared instances: legal_actions() hands these out instead of allocating.
-MOVES = tuple(Move(r) for r in range(7))
-RECRUITS = (None, *(Recruit(s) for s in range(1, 11)))
-TRAINS = tuple(tuple(Train(src, t) for t in range(6)) for src in range(2))
-SRECRUITS = (None, *(SingleRecruit(s) for s in range(1, 11)))
-XMOVES = tuple(ExtraMove(r) for r in range(7))
+# Shared instances: legal_actions() hands these out instead of allocating. RECRUITS and
+# SINGLE_RECRUITS are keyed by size.
+MOVES = tuple(Move(r) for r in range(NUM_REGIONS))
+RECRUITS: dict[int, Recruit] = {s: Recruit(s) for s in SIZES}
+TRAINS = tuple(tuple(Train(src, t) for t in range(len(TRAIN_TARGETS))) for src in range(len(TRAIN_SOURCES)))
+SINGLE_RECRUITS: dict[int, SingleRecruit] = {s: SingleRecruit(s) for s in SIZES}
+EXTRA_MOVES = tuple(ExtraMove(r) for r in range(NUM_REGIONS))
 PERFORMS = (Perform(0), Perform(1))
 END_TURN = EndTurn()
 ENTERS = (Enter(0), Enter(1))
 DECLINE = Decline()
 
-BY_ID: tuple[Any, ...] = (
-    *MOVES, *RECRUITS[1:], *TRAINS[0], *TRAINS[1], *SRECRUITS[1:], *XMOVES, *PERFORMS, END_TURN, *ENTERS, DECLINE,
+BY_ID: tuple[Action, ...] = (
+    *MOVES, *RECRUITS.values(), *TRAINS[0], *TRAINS[1], *SINGLE_RECRUITS.values(), *EXTRA_MOVES, *PERFORMS,
+    END_TURN, *ENTERS, DECLINE,
 )
 assert len(BY_ID) == NUM_ACTIONS
 
 
-def action_id(action: Any) -> int:
+def action_from_id(number: object) -> Action:
+    """The action with id `number` (Enter and Perform without a tower: the solver's choice)."""
+    return BY_ID[check_action_id(number, NUM_ACTIONS, "Castell")]
+
+
+def action_id(action: object) -> int:
     """The integer id; explicit towers share the id of the solver's choice."""
-    cls = type(action)
-    if cls is Move:
+    if type(action) is Move:
         return MOVE0 + action.region
-    if cls is Recruit:
+    if type(action) is Recruit:
         return RECRUIT0 + action.size - 1
-    if cls is Train:
+    if type(action) is Train:
         return TRAIN0 + 6 * action.source + action.target
-    if cls is SingleRecruit:
+    if type(action) is SingleRecruit:
         return SRECRUIT0 + action.size - 1
-    if cls is ExtraMove:
+    if type(action) is ExtraMove:
         return XMOVE0 + action.region
-    if cls is Perform:
+    if type(action) is Perform:
         return PERFORM0 + action.slot
-    if cls is EndTurn:
+    if type(action) is EndTurn:
         return END_TURN_ID
-    if cls is Enter:
+    if type(action) is Enter:
         return ENTER0 + action.slot
-    if cls is Decline:
+    if type(action) is Decline:
         return DECLINE_ID
-    raise TypeError(f"not a Castell action: {action!r}")
+    raise IllegalAction("ids", f"{action!r} is not a Castell action")
 
 
 # -- JSON decoding ----------------------------------------------------------------------------
@@ -180,21 +189,21 @@ def _field(obj: dict[str, Any], key: str) -> Any:
 
 def _size(obj: dict[str, Any]) -> int:
     size = _field(obj, "size")
-    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= 10:
-        raise RecordError(f"castell action size must be 1..10, not {size!r}")
+    if not is_whole(size) or not MIN_SIZE <= size <= MAX_SIZE:
+        raise RecordError(f"castell action size must be {MIN_SIZE}..{MAX_SIZE}, not {size!r}")
     return size
 
 
 def _region(obj: dict[str, Any]) -> int:
     region = _field(obj, "region")
-    if region not in REGIONS:
+    if type(region) is not str or region not in REGIONS:
         raise RecordError(f"castell action region must be one of {', '.join(REGIONS)}, not {region!r}")
     return REGIONS.index(region)
 
 
 def _slot(obj: dict[str, Any]) -> int:
     slot = _field(obj, "slot")
-    if isinstance(slot, bool) or slot not in (0, 1):
+    if not is_whole(slot) or slot not in (0, 1):
         raise RecordError(f"castell action slot must be 0 or 1, not {slot!r}")
     return slot
 
@@ -203,13 +212,13 @@ def _tower(obj: dict[str, Any]) -> Tower | None:
     raw = obj.get("tower")
     if raw is None:
         return None
-    ok = isinstance(raw, list) and 0 < len(raw) <= 40
+    ok = isinstance(raw, list) and 0 < len(raw) <= RECORD_MAX_LEVELS
     levels = []
     for level in raw if ok else ():
-        if not isinstance(level, list) or not 0 < len(level) <= 150:
+        if not isinstance(level, list) or not 0 < len(level) <= RECORD_MAX_WIDTH:
             ok = False
             break
-        if not all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 10 for x in level):
+        if not all(is_whole(x) and MIN_SIZE <= x <= MAX_SIZE for x in level):
             ok = False
             break
         levels.append(tuple(sorted(level)))
@@ -218,7 +227,7 @@ def _tower(obj: dict[str, Any]) -> Tower | None:
     return tuple(levels)
 
 
-def action_from_json(obj: Any) -> Any:
+def action_from_json(obj: Any) -> Action:
     """Decode an action's JSON form; RecordError names what is malformed."""
     if not isinstance(obj, dict):
         raise RecordError(f"a castell action is a JSON object, not {obj!r}")
@@ -233,9 +242,9 @@ def action_from_json(obj: Any) -> Any:
             raise RecordError(f"castell train needs source in {TRAIN_SOURCES} and skill in {TRAIN_TARGETS}")
         return TRAINS[TRAIN_SOURCES.index(source)][TRAIN_TARGETS.index(target)]
     if kind == "single_recruit":
-        return SRECRUITS[_size(obj)]
+        return SINGLE_RECRUITS[_size(obj)]
     if kind == "extra_move":
-        return XMOVES[_region(obj)]
+        return EXTRA_MOVES[_region(obj)]
     if kind == "perform":
         tower = _tower(obj)
         return PERFORMS[_slot(obj)] if tower is None else Perform(_slot(obj), tower)

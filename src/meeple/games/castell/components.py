@@ -18,16 +18,22 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from meeple.core.errors import DataError, MeepleError
-
-from .towers import LocalTile, load_local_tiles
+from meeple.core.checks import is_whole
+from meeple.core.errors import DataError, MeepleError, RecordError
+from meeple.games.castell.towers.rules import COUNTS_LEN, MAX_SIZE, SIZES, SKILLS
+from meeple.games.castell.towers.tiles import LocalTile, load_local_tiles
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 
 #: The seven regions (K1), in the canonical order used for indices everywhere.
 REGIONS: tuple[str, ...] = ("barcelona", "mataro", "tarragona", "terrassa", "valls", "vilafranca", "vilanova")
-#: Board skill tile kinds: the five skills (in towers.SKILLS order) and the two instant ones.
-TILE_KINDS: tuple[str, ...] = ("balance", "base", "mix", "strength", "width", "practice", "special")
+NUM_REGIONS = len(REGIONS)
+#: Board skill tile kinds: the five skills (in SKILLS order) and the two instant ones.
+TILE_KINDS: tuple[str, ...] = (*SKILLS, "practice", "special")
+PRACTICE = TILE_KINDS.index("practice")
+SPECIAL = TILE_KINDS.index("special")
+#: Segments of the skill wheel and skill tiles around it (K3).
+WHEEL_SEGMENTS = 8
 PROVENANCES = ("rulebook", "reconstructed")
 WHEELS = ("standard", "advanced")
 #: Wheel segment codes besides region indices.
@@ -35,6 +41,21 @@ SEG_ALL = -1
 SEG_NONE = -2
 FIRST_FESTIVAL_ROUND = 3
 LAST_ROUND = 10
+#: K2: castellers per region at set-up and after refills, by player count.
+PER_REGION: dict[int, int] = {2: 3, 3: 4, 4: 5}
+#: K2: castellers each player draws at set-up.
+START_TEAM = 7
+#: K2: the regions are topped up at the start of these rounds.
+REFILL_ROUNDS: tuple[int, ...] = (3, 5, 7, 9)
+#: K5: special action tokens per player.
+SPECIAL_TOKENS = 7
+#: K10: local performance tiles face up per region.
+TILES_PER_REGION = 2
+#: K4/K5: castellers a turn can add to a team at most: a Recruit action (2), a paid single
+#: recruit and a free one from the Special tile.
+MOST_RECRUITS_PER_TURN = 4
+#: No team can ever hold more castellers than this (set-up, then every turn of the game at most).
+MAX_TEAM = START_TEAM + LAST_ROUND * MOST_RECRUITS_PER_TURN
 FILES = (
     "regions.toml",
     "wheel.toml",
@@ -75,12 +96,12 @@ class Components:
     sha256: str
     neighbours: tuple[tuple[int, ...], ...]  # per region, adjacent regions ascending
     roads: tuple[tuple[int, int, str], ...]  # (a, b, style) for drawing
-    wheels: dict[str, tuple[int, ...]]  # side -> 8 segment codes (region index, SEG_ALL, SEG_NONE)
+    wheels: dict[str, tuple[int, ...]]  # side -> WHEEL_SEGMENTS segment codes (region index, SEG_ALL, SEG_NONE)
     skill_tiles: tuple[int, ...]  # kinds as TILE_KINDS indices
     calendar: dict[int, CalendarRound]
     festivals: tuple[FestivalTile, ...]
     size_tokens: tuple[int, ...]  # one entry per token
-    castellers: tuple[int, ...]  # 11 counts, index 0 unused
+    castellers: tuple[int, ...]  # COUNTS_LEN counts, index 0 unused
     local_tiles: tuple[LocalTile, ...]
     provenance: dict[str, list[str]]  # file -> element labels marked reconstructed
 
@@ -139,7 +160,7 @@ def _provenance(item: dict[str, Any], file: str, label: str, marks: dict[str, li
         raise _fail(file, f"{label} needs provenance = \"rulebook\" or \"reconstructed\", not {value!r}")
     if value == "reconstructed":
         marks.setdefault(file, []).append(label)
-    return value
+    return str(value)
 
 
 def _region(value: Any, file: str, label: str) -> int:
@@ -150,12 +171,14 @@ def _region(value: Any, file: str, label: str) -> int:
 
 def _int(item: dict[str, Any], key: str, file: str, label: str, lo: int, hi: int) -> int:
     value = item.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+    if not is_whole(value) or not lo <= value <= hi:
         raise _fail(file, f"{label}: {key} must be a whole number {lo}..{hi}, not {value!r}")
     return value
 
 
-def _load_regions(data: dict[str, Any], marks: dict[str, list[str]]):
+def _load_regions(
+    data: dict[str, Any], marks: dict[str, list[str]]
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, int, str], ...]]:
     file = "regions.toml"
     regions = _table_list(data, file, "region")
     ids = [r.get("id") for r in regions]
@@ -198,8 +221,8 @@ def _load_wheel(data: dict[str, Any], marks: dict[str, list[str]]) -> dict[str, 
         if not isinstance(table, dict):
             raise _fail(file, f"needs a [{side}] table")
         segs = table.get("segments")
-        if not isinstance(segs, list) or len(segs) != 8:
-            raise _fail(file, f"[{side}] segments must list 8 segments")
+        if not isinstance(segs, list) or len(segs) != WHEEL_SEGMENTS:
+            raise _fail(file, f"[{side}] segments must list {WHEEL_SEGMENTS} segments")
         if sorted(map(str, segs)) != sorted([special, *REGIONS]):
             raise _fail(file, f"[{side}] segments must be {special!r} and each region once, not {segs}")
         _provenance(table, file, f"{side} side", marks)
@@ -210,8 +233,8 @@ def _load_wheel(data: dict[str, Any], marks: dict[str, list[str]]) -> dict[str, 
 def _load_skill_tiles(data: dict[str, Any], marks: dict[str, list[str]]) -> tuple[int, ...]:
     file = "skill_tiles.toml"
     tiles = _table_list(data, file, "tile")
-    if len(tiles) != 8:
-        raise _fail(file, f"needs 8 skill tiles, found {len(tiles)}")
+    if len(tiles) != WHEEL_SEGMENTS:
+        raise _fail(file, f"needs {WHEEL_SEGMENTS} skill tiles, found {len(tiles)}")
     kinds = []
     for i, t in enumerate(tiles):
         kind = t.get("kind")
@@ -266,9 +289,9 @@ def _load_festivals(data: dict[str, Any], marks: dict[str, list[str]]) -> tuple[
 
 
 def _load_counts(data: dict[str, Any], file: str, key: str, marks: dict[str, list[str]]) -> tuple[int, ...]:
-    counts = [0] * 11
+    counts = [0] * COUNTS_LEN
     for item in _table_list(data, file, key):
-        size = _int(item, "size", file, key, 1, 10)
+        size = _int(item, "size", file, key, 1, MAX_SIZE)
         if counts[size]:
             raise _fail(file, f"size {size} is listed twice")
         counts[size] = _int(item, "count", file, f"size {size}", 1, 99)
@@ -283,14 +306,19 @@ def _check_totals(comp: Components) -> None:
             need = sum(r.festivals[n] for r in comp.calendar.values() if r.deck == deck)
             have = sum(1 for t in comp.festivals if t.deck == deck)
             if need > have:
-                raise _fail("calendar.toml", f"{n} players need {need} festival tiles of deck {deck}, festivals.toml has {have}")
+                raise _fail(
+                    "calendar.toml", f"{n} players need {need} festival tiles of deck {deck}, festivals.toml has {have}"
+                )
         tokens = sum(r.festivals[n] * r.size_tokens for r in comp.calendar.values())
         if tokens > len(comp.size_tokens):
-            raise _fail("calendar.toml", f"{n} players need {tokens} size tokens, size_tokens.toml has {len(comp.size_tokens)}")
-        if 7 * 5 + 7 * n > sum(comp.castellers):  # K2 set-up must be possible
+            have = len(comp.size_tokens)
+            raise _fail("calendar.toml", f"{n} players need {tokens} size tokens, size_tokens.toml has {have}")
+        if NUM_REGIONS * PER_REGION[n] + START_TEAM * n > sum(comp.castellers):  # K2 set-up must be possible
             raise _fail("castellers.toml", "too few castellers for the set-up")
-    if len(comp.local_tiles) < 2 * len(REGIONS):
-        raise _fail("local_performances.toml", f"needs at least 14 tiles (2 per region), found {len(comp.local_tiles)}")
+    need = TILES_PER_REGION * NUM_REGIONS
+    if len(comp.local_tiles) < need:
+        found = len(comp.local_tiles)
+        raise _fail("local_performances.toml", f"needs at least {need} tiles (2 per region), found {found}")
 
 
 def _fingerprint(content: Any) -> str:
@@ -331,7 +359,7 @@ def _load(source: str, directory: Path | None, stamp: tuple) -> Components:
     if directory is not None and (directory / FILES[-1]).is_file():
         tile_path = directory / FILES[-1]
     try:
-        local_tiles = tuple(load_local_tiles(tile_path))
+        local_tiles = tuple(load_local_tiles(None if tile_path is None else str(tile_path)))
     except MeepleError:
         raise
     except (OSError, ValueError, TypeError, KeyError) as exc:
@@ -339,7 +367,7 @@ def _load(source: str, directory: Path | None, stamp: tuple) -> Components:
     for tile in local_tiles:
         if tile.provenance == "reconstructed":
             marks.setdefault(FILES[-1], []).append(f"tile {tile.id}")
-    tokens = tuple(s for s in range(1, 11) for _ in range(size_counts[s]))
+    tokens = tuple(s for s in SIZES for _ in range(size_counts[s]))
     content = {
         "neighbours": neighbours,
         "wheels": wheels,
@@ -386,3 +414,29 @@ def components_for_option(value: str) -> Components:
             f"(fingerprint {comp.sha256[:12]}..., the record expects {pin[:12]}...)"
         )
     return comp
+
+
+class Festival:
+    """One festival on a game's calendar: its tile (a `Components.festivals` index), its region
+    and the size tokens under it (K7). Never changed once drawn at set-up."""
+
+    __slots__ = ("tile", "region", "tokens", "sizes")
+
+    def __init__(self, tile: int, region: int, tokens: tuple[int, ...]) -> None:
+        self.tile = tile
+        self.region = region
+        self.tokens = tokens  # the size tokens under the tile (a size may repeat)
+        self.sizes = tuple(sorted(set(tokens)))  # the sizes the audience wants
+
+    def to_json(self) -> list[Any]:
+        return [self.tile, self.region, list(self.tokens)]
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Festival:
+        """[tile, region, [sizes]] (ranges against the components are the codec's check)."""
+        if type(obj) is not list or len(obj) != 3 or type(obj[2]) is not list:
+            raise RecordError(f"a festival is [tile, region, [sizes]], not {obj!r}")
+        tile, region, tokens = obj
+        if not all(type(x) is int for x in (tile, region, *tokens)):
+            raise RecordError(f"a festival holds whole numbers, not {obj!r}")
+        return cls(tile, region, tuple(tokens))

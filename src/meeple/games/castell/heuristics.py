@@ -22,19 +22,24 @@ from functools import lru_cache
 from typing import Any
 
 from meeple.core.rng import Rng
-
-from . import actions as A
-from .components import Components
-from .state import PHASE_FESTIVAL, PHASE_OVER, CastellState, Festival
-from .solver_cache import best_for_festival, tallest, tower_for
-from .towers import festival_score
+from meeple.core.shares import softmax_shares, win_shares
+from meeple.games.castell import actions as A
+from meeple.games.castell.actions import Action
+from meeple.games.castell.components import LAST_ROUND, Components, Festival
+from meeple.games.castell.legality import PHASE_FESTIVAL
+from meeple.games.castell.state import CastellState
+from meeple.games.castell.towers.cache import best_for_festival, tallest, tower_for
+from meeple.games.castell.towers.rules import COUNTS_LEN, SIZES, festival_score
 
 TOKEN_COST = 0.6  # a special action token spent on a recruit or a move
+LOOKAHEAD_ROUNDS = 3  # the festivals of this round and the next two
+#: `evaluate`: how many points of projected lead make a seat about e times likelier to win.
+TEMPERATURE = 6.0
 
 
 def distances(state: CastellState, start: int) -> tuple[int, ...]:
     """Roads between `start` and every region (the component set's precomputed table)."""
-    return state.comp.distances[start]
+    return state.components.distances[start]
 
 
 def targets(state: CastellState, seat: int) -> list[tuple[float, Festival]]:
@@ -42,7 +47,7 @@ def targets(state: CastellState, seat: int) -> list[tuple[float, Festival]]:
     out = []
     here = state.pawn[seat]
     dist = distances(state, here) if here >= 0 else None
-    for rnd in range(state.round, min(state.round + 3, 11)):
+    for rnd in range(state.round, min(state.round + LOOKAHEAD_ROUNDS, LAST_ROUND + 1)):
         for fest in state.festivals[rnd]:
             weight = 1.0 / (1 + rnd - state.round)
             if dist is not None:
@@ -55,7 +60,7 @@ def targets(state: CastellState, seat: int) -> list[tuple[float, Festival]]:
 
 
 def wishes(goals: list[tuple[float, Festival]]) -> list[float]:
-    want = [0.0] * 11
+    want = [0.0] * COUNTS_LEN
     for weight, fest in goals:
         for size in fest.sizes:
             want[size] += weight
@@ -69,7 +74,7 @@ def tiles_in_reach(state: CastellState, seat: int) -> tuple[tuple[float, int], .
     if here < 0 or not state.tokens_left[seat]:
         return ()
     out = [(1.0, t) for t in state.region_tiles[here] if t >= 0]
-    for nb in state.comp.neighbours[here]:
+    for nb in state.components.neighbours[here]:
         out.extend((0.5, t) for t in state.region_tiles[nb] if t >= 0)
     return tuple(out)
 
@@ -77,15 +82,15 @@ def tiles_in_reach(state: CastellState, seat: int) -> tuple[tuple[float, int], .
 def _tile_value(state: CastellState, team: tuple[int, ...], skills: tuple[int, ...],
                 reach: tuple[tuple[float, int], ...]) -> float:
     """Stars of the tiles in reach that this team and these skills can perform."""
-    return _doable_stars(state.comp, team, skills, reach)
+    return _doable_stars(state.components, team, skills, reach)
 
 
 @lru_cache(maxsize=1 << 16)
-def _doable_stars(comp: Components, team: tuple[int, ...], skills: tuple[int, ...],
+def _doable_stars(components: Components, team: tuple[int, ...], skills: tuple[int, ...],
                   reach: tuple[tuple[float, int], ...]) -> float:
     """`_tile_value`, memoised: greedy playouts in a search ask the same few questions
     thousands of times, and each answer needs a solver check per tile."""
-    tiles = comp.local_tiles
+    tiles = components.local_tiles
     return sum(weight * tiles[t].stars for weight, t in reach if tower_for(team, skills, tiles[t]) is not None)
 
 
@@ -94,7 +99,7 @@ def _place_value(state: CastellState, seat: int, region: int, goals: list[tuple[
     dist = distances(state, region)
     value = sum([weight * 3.0 / (1 + dist[fest.region]) for weight, fest in goals])
     pool = state.pool[region]
-    value += 0.15 * sum([pool[s] * (0.3 + want[s]) for s in range(1, 11) if pool[s]])
+    value += 0.15 * sum([pool[s] * (0.3 + want[s]) for s in SIZES if pool[s]])
     if state.tokens_left[seat]:
         team, skills = tuple(state.teams[seat]), tuple(state.skills[seat])
         value += 0.5 * _tile_value(state, team, skills, tuple((1.0, t) for t in state.region_tiles[region] if t >= 0))
@@ -106,7 +111,7 @@ def _tower_value(state: CastellState, seat: int, skills: tuple[int, ...], goals:
     of the tallest tower (height is what opens festivals: K8 wants 4 levels)."""
     team = tuple(state.teams[seat])
     if goals:
-        weight, fest = max(goals, key=lambda g: g[0])
+        _, fest = max(goals, key=lambda g: g[0])
         tower = best_for_festival(team, skills, fest.sizes)
         if tower:
             return float(festival_score(tower, fest.sizes))
@@ -114,25 +119,25 @@ def _tower_value(state: CastellState, seat: int, skills: tuple[int, ...], goals:
     return 0.5 * len(tower) if tower else 0.0
 
 
-def _score(state: CastellState, action: Any, seat: int, goals, want, base: dict[str, Any]) -> float:
-    cls = type(action)
+def _score(state: CastellState, action: Action, seat: int, goals: list[tuple[float, Festival]], want: list[float],
+           base: dict[str, Any]) -> float:
     paid = 0.0 if state.free_special else TOKEN_COST
-    if cls is A.EndTurn:
+    if type(action) is A.EndTurn:
         return 0.0
-    if cls is A.Recruit or cls is A.SingleRecruit:
+    if type(action) is A.Recruit or type(action) is A.SingleRecruit:
         value = 0.4 + 2.0 * want[action.size] + 0.03 * action.size
         if base["reach"]:
             team = list(state.teams[seat])
             team[action.size] += 1
             gain = _tile_value(state, tuple(team), tuple(state.skills[seat]), base["reach"]) - base["tiles"]
             value += 0.5 * gain
-        return value - (paid if cls is A.SingleRecruit else 0.0)
-    if cls is A.Move or cls is A.ExtraMove:
+        return float(value) - (paid if type(action) is A.SingleRecruit else 0.0)
+    if type(action) is A.Move or type(action) is A.ExtraMove:
         here = state.pawn[seat]
         now = base["place"] if here >= 0 else 0.0
         gain = _place_value(state, seat, action.region, goals, want) - now
-        return gain - (paid if cls is A.ExtraMove else 0.0) - 0.05
-    if cls is A.Train:
+        return float(gain) - (paid if type(action) is A.ExtraMove else 0.0) - 0.05
+    if type(action) is A.Train:
         if action.target == A.SPECIAL_TARGET:
             return 1.0
         skills = list(state.skills[seat])
@@ -140,9 +145,9 @@ def _score(state: CastellState, action: Any, seat: int, goals, want, base: dict[
         gain = _tower_value(state, seat, tuple(skills), goals) - base["tower"]
         if base["reach"]:
             gain += 0.5 * (_tile_value(state, tuple(state.teams[seat]), tuple(skills), base["reach"]) - base["tiles"])
-        return 0.5 + gain
-    if cls is A.Perform:
-        tile = state.comp.local_tiles[state.region_tiles[state.pawn[seat]][action.slot]]
+        return 0.5 + float(gain)
+    if type(action) is A.Perform:
+        tile = state.components.local_tiles[state.region_tiles[state.pawn[seat]][action.slot]]
         return 2.0 + 1.5 * tile.stars - paid
     return 0.0
 
@@ -152,7 +157,7 @@ def choose(state: CastellState, rng: Rng) -> Any:
     acts = state.legal_actions()
     if len(acts) == 1:
         return acts[0]
-    seat = state.current_player
+    seat = state.current
     if state.phase == PHASE_FESTIVAL:
         return acts[0]  # Enter comes before Decline: entering never costs anything
     goals = targets(state, seat)
@@ -160,7 +165,8 @@ def choose(state: CastellState, rng: Rng) -> Any:
     base: dict[str, Any] = {}
     if state.pawn[seat] >= 0:
         base["place"] = _place_value(state, seat, state.pawn[seat], goals, want)
-    base["reach"] = tiles_in_reach(state, seat) if any(type(a) in (A.Recruit, A.SingleRecruit, A.Train) for a in acts) else ()
+    growing = any(type(a) in (A.Recruit, A.SingleRecruit, A.Train) for a in acts)
+    base["reach"] = tiles_in_reach(state, seat) if growing else ()
     if base["reach"]:
         base["tiles"] = _tile_value(state, tuple(state.teams[seat]), tuple(state.skills[seat]), base["reach"])
     if any(type(a) is A.Train for a in acts):
@@ -180,15 +186,11 @@ def evaluate(state: CastellState) -> list[float]:
     and skills promise for the rounds left."""
     n = state.num_players
     scores = state.scores()
-    if state.phase == PHASE_OVER:
-        won = state.winners()
-        return [1.0 / len(won) if p in won else 0.0 for p in range(n)]
-    left = (10 - state.round) / 10
+    if state.over:
+        return win_shares(state.winners(), n)
+    left = (LAST_ROUND - state.round) / LAST_ROUND
     projected = [
         scores[p] + left * (0.6 * sum(state.teams[p]) + 1.5 * sum(state.skills[p]) + 0.5 * state.tokens_left[p])
         for p in range(n)
     ]
-    top = max(projected)
-    weights = [math.exp((v - top) / 6.0) for v in projected]
-    total = sum(weights)
-    return [w / total for w in weights]
+    return softmax_shares(projected, TEMPERATURE)

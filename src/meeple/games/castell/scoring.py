@@ -3,7 +3,7 @@ rulebook's examples and the bots. Tower scores (K8) come from the tower module's
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 #: K9 prizes by number of entrants: place 1, 2, 3 (trophy 5, medal 3, ribbon 1).
 PRIZE_TABLE: dict[int, tuple[int, ...]] = {1: (1,), 2: (3, 1), 3: (5, 3, 1)}

@@ -3,21 +3,25 @@ castellers accounted for, every entered tower legal and eligible, tokens conserv
 consistent), JSON round-trip and determinism."""
 
 import json
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meeple.core.conformance import canonical, check_random_game
+from meeple.core.protocol import State
 from meeple.core.rng import Rng
 from meeple.games.castell import actions as A
-from meeple.games.castell.solver_cache import best_for_festival, out_of_reach, tower_for
-from meeple.games.castell.state import PHASE_FESTIVAL, CastellState, needed
+from meeple.games.castell.legality import PHASE_FESTIVAL
+from meeple.games.castell.state import CastellState
 from meeple.games.castell.towers import best_festival_tower, eligible, tower_for_tile, validate
+from meeple.games.castell.towers.cache import best_for_festival, needed, out_of_reach, tower_for
+from tests.castell.helpers import GAME, castellers_total
 
-from castell_testkit import GAME, castellers_total
 
-
-def invariants(s: CastellState) -> None:
+def invariants(state: State[Any]) -> None:
+    assert isinstance(state, CastellState)
+    s = state
     assert castellers_total(s) == 150
     assert all(min(row) >= 0 for row in s.pool + s.teams)
     n = s.num_players
@@ -25,12 +29,12 @@ def invariants(s: CastellState) -> None:
         placed = sum(s.board_tokens[r][p] for r in range(7))
         assert 0 <= s.tokens_left[p] <= 7
         assert placed <= 7 - s.tokens_left[p]
-    assert sum(7 - t for t in s.tokens_left) == sum(map(sum, s.board_tokens)) + sum(map(sum, s.pboard_tokens))
+    assert sum(7 - t for t in s.tokens_left) == sum(map(sum, s.board_tokens)) + sum(map(sum, s.player_board_tokens))
     dealt = [t for row in s.region_tiles for t in row if t >= 0] + [t for row in s.claimed for t in row]
     assert len(dealt) == 14 and len(set(dealt)) == 14
     assert all(0 <= v <= 5 for row in s.skills for v in row)
     for result in s.results:
-        fest = next(f for f in s.festivals[result["round"]] if s.comp.festivals[f.tile].id == result["festival"])
+        fest = next(f for f in s.festivals[result["round"]] if s.components.festivals[f.tile].id == result["festival"])
         for entry in result["entrants"]:
             tower = tuple(tuple(level) for level in entry["tower"])
             assert eligible(tower, fest.sizes)
@@ -39,11 +43,11 @@ def invariants(s: CastellState) -> None:
             assert validate(tower, tuple(s.skills[seat])).legal
             assert all(c <= have for c, have in zip(needed(tower), s.teams[seat]))
             assert entry["score"] <= s.best[entry["seat"]]
-    for seat, slot, tower in s.entries:
+    for seat, _slot, tower in s.entries:
         assert validate(tower, tuple(s.skills[seat])).legal
         assert all(c <= have for c, have in zip(needed(tower), s.teams[seat]))
-    if s.phase == PHASE_FESTIVAL:
-        assert s.queue and s.cur == s.queue[0]
+    if s.phase == PHASE_FESTIVAL and not s.over:
+        assert s.queue and s.current == s.queue[0]
     parts = s.score_breakdown()
     assert s.scores() == [p["total"] for p in parts]
     assert all(p["total"] == sum(v for k, v in p.items() if k != "total") for p in parts)
@@ -90,7 +94,7 @@ def test_solver_cache_answers_like_the_solver(counts, skills, tile, sizes):
     """The engine's memoised calls and their quick necessary-condition checks never change an
     answer of the tower solver."""
     team = (0, *counts)
-    local = GAME.new_game(2, seed=0).comp.local_tiles[tile]
+    local = GAME.new_game(2, seed=0).components.local_tiles[tile]
     assert tower_for(team, skills, local) == tower_for_tile(team, skills, local)
     if out_of_reach(team, skills, local):
         assert tower_for_tile(team, skills, local) is None

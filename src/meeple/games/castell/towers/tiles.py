@@ -10,11 +10,12 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from itertools import pairwise
+from typing import Any, TypeGuard
 
+from meeple.core.checks import is_whole
 from meeple.core.errors import DataError
-
-from .towers_rules import MAX_SKILL, SKILLS, Tower, validate
+from meeple.games.castell.towers.rules import MAX_SKILL, SKILLS, Tower, validate
 
 KINDS = ("shape", "skill")
 MIN_TILES = 14  # 7 regions x 2 tiles face up (K10)
@@ -53,8 +54,8 @@ def satisfies_tile(tower: Tower, skills: tuple[int, ...], tile: LocalTile) -> bo
     return len(tower) >= tile.min_levels and all(u >= t for u, t in zip(check.uses, tile.uses))
 
 
-def _int(value: Any, lo: int, hi: int) -> bool:
-    return type(value) is int and lo <= value <= hi
+def _int(value: Any, lo: int, hi: int) -> TypeGuard[int]:
+    return is_whole(value) and lo <= value <= hi
 
 
 def _tile(raw: Any, where: str, index: int) -> LocalTile:
@@ -91,9 +92,9 @@ def _tile(raw: Any, where: str, index: int) -> LocalTile:
             _int(n, 1, 150) for n in widths
         ):
             raise bad("widths", f"must list 1..{MAX_LEVELS} positive level widths, bottom to top")
-        if any(above > below for below, above in zip(widths, widths[1:])):
+        if any(above > below for below, above in pairwise(widths)):
             raise bad("widths", "must not grow upwards (K6: an upper level is never wider)")
-        if sum(1 for below, above in zip(widths, widths[1:]) if above == below) > MAX_SKILL:
+        if sum(1 for below, above in pairwise(widths) if above == below) > MAX_SKILL:
             raise bad("widths", f"needs more than {MAX_SKILL} Balance uses (K6)")
         if sum(1 for n in widths if n > WIDEST_LIMIT) > MAX_SKILL:
             raise bad("widths", f"needs more than {MAX_SKILL} Base uses (K6)")
@@ -118,7 +119,7 @@ def load_local_tiles(path: str | None = None) -> tuple[LocalTile, ...]:
     try:
         if path is None:
             where = f"castell/data/{DEFAULT_FILE}"
-            text = resources.files(__package__).joinpath("data", DEFAULT_FILE).read_text("utf-8")
+            text = resources.files("meeple.games.castell").joinpath("data", DEFAULT_FILE).read_text("utf-8")
         else:
             where = path
             with open(path, encoding="utf-8") as fh:

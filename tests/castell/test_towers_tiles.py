@@ -14,8 +14,8 @@ from meeple.games.castell.towers import (
     tower_for_tile,
     validate,
 )
-from meeple.games.castell.towers_rules import SUPPLY
-from meeple.games.castell.towers_solver import ShapeGoal, ShowGoal, search
+from meeple.games.castell.towers.solver import ShapeGoal, ShowGoal, search
+from tests.castell.helpers import SUPPLY
 
 TILES = load_local_tiles()
 ALL5 = (5, 5, 5, 5, 5)
@@ -57,10 +57,8 @@ def difficulty(tile):
         for levels in itertools.product(range(6), repeat=5):
             if sum(levels) != total:
                 continue
-            if tile.kind == "shape":
-                goal = ShapeGoal(tile.widths)
-            else:
-                goal = ShowGoal(tile.min_levels, tile.uses, levels)
+            shape = tile.kind == "shape"
+            goal = ShapeGoal(tile.widths) if shape else ShowGoal(tile.min_levels, tile.uses, levels)
             if search(SUPPLY, levels, goal) is not None:
                 return total
     raise AssertionError(f"{tile.id} cannot be built")
@@ -99,7 +97,8 @@ def test_K10_tower_for_tile_respects_the_team():
     tile = LocalTile("s", "shape", 2, (3, 2, 1), 3, (0,) * 5, "test")
     assert tower_for_tile({5: 3, 4: 2, 1: 1}, (0,) * 5, tile) == ((5, 5, 5), (4, 4), (1,))
     assert tower_for_tile({5: 3, 4: 1, 1: 1}, (0,) * 5, tile) is None
-    assert validate(tower_for_tile(SUPPLY, (0,) * 5, tile), (0,) * 5).legal
+    tower = tower_for_tile(SUPPLY, (0,) * 5, tile)
+    assert tower is not None and validate(tower, (0,) * 5).legal
 
 
 # --- the loader's checks
@@ -137,7 +136,8 @@ def test_load_accepts_a_user_set_of_14(tmp_path):
     ('id = "x"\nkind = "skill"\nstars = 3\nmin_levels = 4\nuses = [0, 0, 6, 0, 0]\nprovenance = "u"', "uses"),
     ('id = "x"\nkind = "skill"\nstars = 3\nmin_levels = 0\nuses = [0, 0, 1, 0, 0]\nprovenance = "u"', "min_levels"),
     ('id = "x"\nkind = "skill"\nstars = 3\nmin_levels = 4\nuses = [0, 0, 1, 0, 0]', "provenance"),
-    ('id = "x"\nkind = "skill"\nstars = 3\nmin_levels = 4\nuses = [0, 0, 1, 0, 0]\ncolour = 1\nprovenance = "u"', "colour"),
+    ('id = "x"\nkind = "skill"\nstars = 3\nmin_levels = 4\nuses = [0, 0, 1, 0, 0]\ncolour = 1\nprovenance = "u"',
+     "colour"),
     ('id = ""\nkind = "shape"\nstars = 2\nwidths = [1]\nprovenance = "u"', "id"),
 ])
 def test_load_names_file_tile_and_field(tmp_path, tile_text, field):
@@ -151,7 +151,7 @@ def test_load_names_file_tile_and_field(tmp_path, tile_text, field):
 
 def test_load_rejects_duplicate_ids(tmp_path):
     path = write(tmp_path, fourteen(GOOD_SHAPE.format(id="t3")))
-    with pytest.raises(DataError, match="'t3'.*'id' is used twice"):
+    with pytest.raises(DataError, match=r"'t3'.*'id' is used twice"):
         load_local_tiles(path)
 
 

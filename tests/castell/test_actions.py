@@ -6,8 +6,7 @@ import pytest
 
 from meeple.core.errors import IllegalAction, RecordError
 from meeple.games.castell import actions as A
-
-from castell_testkit import GAME, new, placed
+from tests.castell.helpers import GAME, new, placed
 
 
 def test_action_ids_are_fixed_and_round_trip():
@@ -34,7 +33,8 @@ def test_explicit_towers_share_the_id_and_round_trip():
     "raw",
     [
         [], {"type": "fly"}, {"type": "move"}, {"type": "move", "region": "girona"},
-        {"type": "recruit", "size": 11}, {"type": "recruit", "size": True}, {"type": "train", "source": "x", "skill": "mix"},
+        {"type": "recruit", "size": 11}, {"type": "recruit", "size": True},
+        {"type": "train", "source": "x", "skill": "mix"},
         {"type": "perform", "slot": 2}, {"type": "enter", "slot": 0, "tower": [[9, 0]]},
         {"type": "enter", "slot": 0, "tower": "tall"}, {"type": "enter", "slot": 0, "tower": [[]]},
     ],
@@ -56,13 +56,28 @@ def test_rejected_actions_leave_the_state_untouched():
     assert rules == ["K8", "K8", "K1", "K6"]
 
 
-def test_corrupt_states_are_record_errors():
-    data = new(2).to_json()
+
+@pytest.mark.parametrize("bad", [-1, 52, True, "3", 2.0, None])
+def test_ids_out_of_range_are_refused(bad):
+    with pytest.raises(IllegalAction, match="no Castell action id"):
+        new(2).action_from_id(bad)
+
+
+@pytest.mark.parametrize("thing", [None, "move", 3, object(), (1, 2)])
+def test_action_id_of_a_non_action_is_illegal(thing):
+    with pytest.raises(IllegalAction, match="is not a Castell action") as info:
+        new(2).action_id(thing)
+    assert info.value.rule == "ids"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"type": "move", "region": ["valls"]}, {"type": "recruit", "size": [3]}, {"type": ["move"]},
+        {"type": "train", "source": ["region"], "skill": "mix"}, {"type": "train", "source": "region", "skill": {}},
+        {"type": "perform", "slot": [0]}, {"type": "enter", "slot": 0, "tower": [["9"]]}, "end_turn",
+    ],
+)
+def test_wrong_types_anywhere_are_record_errors(raw):
     with pytest.raises(RecordError):
-        GAME.from_json({**data, "teams": [[0] * 11]})
-    with pytest.raises(RecordError):
-        GAME.from_json({**data, "components_sha256": "0" * 64})
-    with pytest.raises(RecordError):
-        GAME.from_json({**data, "round": "eleven"})
-    with pytest.raises(RecordError):
-        GAME.from_json({"game": "triqueta"})
+        GAME.action_from_json(raw)

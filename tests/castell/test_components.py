@@ -10,8 +10,8 @@ import pytest
 from meeple.core.errors import DataError, OptionError, RecordError
 from meeple.core.record import GameRecord
 from meeple.games.castell.components import DATA_DIR, FILES, REGIONS, load_components
-
-from castell_testkit import GAME
+from meeple.games.castell.state import CastellState
+from tests.castell.helpers import GAME
 
 
 def test_shipped_components_load_with_provenance():
@@ -45,12 +45,14 @@ def test_components_option_loads_a_directory_and_pins_it(tmp_path):
         encoding="utf-8",
     )
     s = GAME.new_game(2, seed=3, components=str(box))
-    assert REGIONS.index("barcelona") in s.comp.neighbours[REGIONS.index("tarragona")]
-    assert s.options["components"] == f"{box}#sha256={s.comp.sha256}"
-    assert s.comp.sha256 != load_components().sha256
+    assert REGIONS.index("barcelona") in s.components.neighbours[REGIONS.index("tarragona")]
+    assert s.options["components"] == f"{box}#sha256={s.components.sha256}"
+    assert s.components.sha256 != load_components().sha256
     # A record made from the state's options replays only against the same files.
     record = GameRecord("castell", 2, 3, dict(s.options), ["a", "b"], [{"type": "move", "region": "tarragona"}])
-    assert record.replay().pawn[0] == REGIONS.index("tarragona")
+    replayed = record.replay()
+    assert isinstance(replayed, CastellState)
+    assert replayed.pawn[0] == REGIONS.index("tarragona")
     (box / "regions.toml").write_text(text, encoding="utf-8")  # the road is gone again
     with pytest.raises(RecordError, match="changed since the game was recorded"):
         record.replay()
@@ -75,8 +77,8 @@ def test_missing_files_fall_back_to_the_shipped_ones(tmp_path):
         ("calendar.toml", "size_tokens = 3", "size_tokens = 9", "size_tokens must be a whole number 1..3"),
         ("calendar.toml", "festivals = { 2 = 1, 3 = 1, 4 = 2 }", "festivals = { 2 = 1, 3 = 1, 4 = 7 }",
          "festival tiles of deck"),
-        ("festivals.toml", 'id = "I-valls"\ndeck = "I"\nregion = "valls"', 'id = "I-valls"\ndeck = "I"\nregion = "mataro"',
-         "names a region twice"),
+        ("festivals.toml", 'id = "I-valls"\ndeck = "I"\nregion = "valls"',
+         'id = "I-valls"\ndeck = "I"\nregion = "mataro"', "names a region twice"),
         ("festivals.toml", 'provenance = "reconstructed"', 'provenance = "guess"', "provenance"),
         ("size_tokens.toml", "count = 3", "count = 0", "count must be a whole number"),
         ("castellers.toml", "size = 1", "size = 11", "size must be a whole number 1..10"),

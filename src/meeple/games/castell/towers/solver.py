@@ -21,10 +21,10 @@ The tests check score and tie-break against brute force over every tower of smal
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeAlias
 
-from collections.abc import Mapping
-
-from .towers_rules import (
+from meeple.games.castell.towers.rules import (
     BALANCE,
     BASE,
     BASIC_WIDTH,
@@ -35,8 +35,11 @@ from .towers_rules import (
     Tower,
     check_skills,
 )
+from meeple.games.castell.towers.tiles import LocalTile
 
 Counts = tuple[int, ...]
+#: A goal's own bookkeeping carried in the search state (hashable; its shape is the goal's).
+Extra: TypeAlias = Any
 # A search result: (-score, levels above). Ties keep the first found.
 Best = tuple[int, Tower]
 
@@ -74,31 +77,31 @@ class _Goal(ABC):
     wide_first = True
     # Optional method group_upper(extra, c, top, hi, n, k, strn) -> int: a bound on a whole
     # size group before its widths are tried (see FestivalGoal); None: no group pruning.
-    group_upper = None
+    group_upper: Callable[[Extra, Counts, int, int, int, int, int], int] | None = None
 
     @abstractmethod
-    def start(self) -> object:
+    def start(self) -> Extra:
         """The goal's bookkeeping before any level is placed."""
 
-    def widths_for(self, extra: object) -> tuple[int, int]:
+    def widths_for(self, extra: Extra) -> tuple[int, int]:
         """The widths (least, most) the goal allows for the next level."""
         return 1, 1 << 30
 
     @abstractmethod
-    def step(self, extra: object, lo: int, hi: int, a: int, b: int, n: int,
-             base_level: bool) -> tuple[int, object]:
+    def step(self, extra: Extra, lo: int, hi: int, a: int, b: int, n: int,
+             base_level: bool) -> tuple[int, Extra]:
         """(score gained, new extra) for placing a level of a castellers of size lo and b of
         size hi (b = 0 unless lo != hi), n = a + b wide; base_level: over the width limit."""
 
     @abstractmethod
-    def done(self, extra: object, spent: tuple[int, int, int, int]) -> bool:
+    def done(self, extra: Extra, spent: tuple[int, int, int, int]) -> bool:
         """May the tower stop here? `spent` = Balance, Base, Mix, Strength uses so far."""
 
     def floor(self) -> int:
         """A score every tower meeting the goal reaches (a starting bound for pruning)."""
         return _NO
 
-    def upper(self, extra: object, c: Counts, top: int, n: int, k: int, bal: int, base: int,
+    def upper(self, extra: Extra, c: Counts, top: int, n: int, k: int, bal: int, base: int,
               mix: int, strn: int) -> int:
         """An upper bound on the score the levels above a level of width n can add, when at
         most k more levels fit (`max_levels`) and they may use only sizes <= top of the
@@ -133,11 +136,11 @@ class FestivalGoal(_Goal):
         self.bit = {s: 1 << i for i, s in enumerate(self.sizes)}
         self.full = (1 << len(self.sizes)) - 1
 
-    def start(self) -> object:
+    def start(self) -> Extra:
         return (0, 0)
 
-    def step(self, extra, lo, hi, a, b, n, base_level):
-        levels, mask = extra  # type: ignore[misc]
+    def step(self, extra: Extra, lo: int, hi: int, a: int, b: int, n: int, base_level: bool) -> tuple[int, Extra]:
+        levels, mask = extra
         gain = 1
         bit = self.bit.get(lo)
         if bit is not None:
@@ -150,17 +153,18 @@ class FestivalGoal(_Goal):
                 mask |= bit
         return gain, (min(levels + 1, 4), mask)
 
-    def done(self, extra, spent):
-        return extra == (4, self.full)  # type: ignore[comparison-overlap]
+    def done(self, extra: Extra, spent: tuple[int, int, int, int]) -> bool:
+        return bool(extra == (4, self.full))
 
-    def upper(self, extra, c, top, n, k, bal, base, mix, strn):
-        levels, mask = extra  # type: ignore[misc]
+    def upper(self, extra: Extra, c: Counts, top: int, n: int, k: int, bal: int, base: int, mix: int,
+              strn: int) -> int:
+        levels, mask = extra
         if levels + k < 4:
             return _NO
         fest = self._festival_reach(c, top, n, strn, mask)
         return _NO if fest < 0 else k + min(fest, k * n)
 
-    def _festival_reach(self, c, top: int, n: int, strn: int, mask: int) -> int:
+    def _festival_reach(self, c: Counts, top: int, n: int, strn: int, mask: int) -> int:
         """At most how many festival-size castellers of sizes <= top fit in levels at most n
         wide; -1 when a festival size still missing can no longer be reached. Levels holding a
         given size are separated by Strength uses (between two of them the junctions cannot all
@@ -177,11 +181,11 @@ class FestivalGoal(_Goal):
     def floor(self) -> int:
         return 4 + len(self.sizes)
 
-    def group_upper(self, extra, c, top, hi, n, k, strn):  # type: ignore[override]
+    def group_upper(self, extra: Extra, c: Counts, top: int, hi: int, n: int, k: int, strn: int) -> int:
         """A bound on the score of a level of sizes <= hi, at most n wide, plus the levels
         above it (at most k, of sizes <= top), before the level is placed: prunes a whole
         size group at once. Same reasoning as `upper`, with this level's castellers still in c."""
-        mask = extra[1]  # type: ignore[index]
+        mask = extra[1]
         if top < hi:
             top = hi
         fest = self._festival_reach(c, top, n, strn, mask)
@@ -191,16 +195,17 @@ class FestivalGoal(_Goal):
 class TallestGoal(_Goal):
     """Most levels."""
 
-    def start(self) -> object:
+    def start(self) -> Extra:
         return None
 
-    def step(self, extra, lo, hi, a, b, n, base_level):
+    def step(self, extra: Extra, lo: int, hi: int, a: int, b: int, n: int, base_level: bool) -> tuple[int, Extra]:
         return 1, None
 
-    def done(self, extra, spent):
+    def done(self, extra: Extra, spent: tuple[int, int, int, int]) -> bool:
         return True
 
-    def upper(self, extra, c, top, n, k, bal, base, mix, strn):
+    def upper(self, extra: Extra, c: Counts, top: int, n: int, k: int, bal: int, base: int, mix: int,
+              strn: int) -> int:
         return k
 
     def floor(self) -> int:
@@ -213,23 +218,24 @@ class ShapeGoal(_Goal):
     def __init__(self, widths: tuple[int, ...]) -> None:
         self.widths = widths
 
-    def start(self) -> object:
+    def start(self) -> Extra:
         return 0
 
-    def widths_for(self, extra):
-        if extra < len(self.widths):  # type: ignore[operator]
-            n = self.widths[extra]  # type: ignore[index]
+    def widths_for(self, extra: Extra) -> tuple[int, int]:
+        if extra < len(self.widths):
+            n = self.widths[extra]
             return n, n
         return 1, 0
 
-    def step(self, extra, lo, hi, a, b, n, base_level):
-        return 0, extra + 1  # type: ignore[operator]
+    def step(self, extra: Extra, lo: int, hi: int, a: int, b: int, n: int, base_level: bool) -> tuple[int, Extra]:
+        return 0, extra + 1
 
-    def done(self, extra, spent):
-        return extra == len(self.widths)
+    def done(self, extra: Extra, spent: tuple[int, int, int, int]) -> bool:
+        return bool(extra == len(self.widths))
 
-    def upper(self, extra, c, top, n, k, bal, base, mix, strn):
-        if len(self.widths) - extra > k:  # type: ignore[operator]
+    def upper(self, extra: Extra, c: Counts, top: int, n: int, k: int, bal: int, base: int, mix: int,
+              strn: int) -> int:
+        if len(self.widths) - extra > k:
             return _NO
         return 0  # every shape tower scores 0: the first one found is the answer
 
@@ -248,25 +254,26 @@ class ShowGoal(_Goal):
         self.uses = uses
         self.skills = check_skills(skills)
 
-    def start(self) -> object:
+    def start(self) -> Extra:
         # (levels capped at min_levels, Width uses, a level within the width limit placed?)
         return (0, 0, False)
 
-    def step(self, extra, lo, hi, a, b, n, base_level):
-        levels, width_uses, narrow = extra  # type: ignore[misc]
+    def step(self, extra: Extra, lo: int, hi: int, a: int, b: int, n: int, base_level: bool) -> tuple[int, Extra]:
+        levels, width_uses, narrow = extra
         if not base_level and not narrow:
             narrow = True  # K6 Width uses: the widest level within the limit is the first one
             width_uses = max(0, n - BASIC_WIDTH)
         return 0, (min(levels + 1, self.min_levels), width_uses, narrow)
 
-    def done(self, extra, spent):
-        levels, width_uses, _ = extra  # type: ignore[misc]
+    def done(self, extra: Extra, spent: tuple[int, int, int, int]) -> bool:
+        levels, width_uses, _ = extra
         u = self.uses
         return (levels >= self.min_levels and width_uses >= u[WIDTH] and spent[0] >= u[BALANCE]
                 and spent[1] >= u[BASE] and spent[2] >= u[MIX] and spent[3] >= u[STRENGTH])
 
-    def upper(self, extra, c, top, n, k, bal, base, mix, strn):
-        levels, width_uses, narrow = extra  # type: ignore[misc]
+    def upper(self, extra: Extra, c: Counts, top: int, n: int, k: int, bal: int, base: int, mix: int,
+              strn: int) -> int:
+        levels, width_uses, narrow = extra
         u, full = self.uses, self.skills
         if levels + k < self.min_levels:
             return _NO
@@ -409,3 +416,29 @@ def order_key(tower: Tower, wide_first: bool = True) -> tuple[tuple[int, int, in
         group = MAX_SIZE - lo if lo == hi else MAX_SIZE + (MAX_SIZE - hi) // 2
         key.append((group, -len(level) if wide_first else len(level), -level.count(lo)))
     return tuple(key)
+
+
+# -- the goals the engine asks for ------------------------------------------------------------
+
+
+def best_festival_tower(
+    team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], festival_sizes: Iterable[int]
+) -> Tower | None:
+    """The legal tower with the highest K8 festival score that K8 lets enter (>= 4 levels, every
+    festival size present), or None. Ties go to the first tower in the search order
+    (`order_key`: bottom level first, heavier and wider levels first)."""
+    return search(team, skills, FestivalGoal(tuple(festival_sizes)))
+
+
+def tallest_tower(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...]) -> Tower | None:
+    """The legal tower with the most levels (None for an empty team). Ties go to the first
+    tower in the search order (`order_key`)."""
+    return search(team, skills, TallestGoal())
+
+
+def tower_for_tile(team: Mapping[int, int] | tuple[int, ...], skills: tuple[int, ...], tile: LocalTile) -> Tower | None:
+    """A legal tower meeting a K10 tile, or None if the team and skills cannot build one.
+    Of several, the first in the search order (`order_key`; skill shows try narrow levels
+    first, which keeps their towers compact)."""
+    goal: _Goal = ShapeGoal(tile.widths) if tile.kind == "shape" else ShowGoal(tile.min_levels, tile.uses, skills)
+    return search(team, skills, goal)

@@ -18,8 +18,8 @@ from meeple.games.castell.towers import (
     tower_for_tile,
     validate,
 )
-from meeple.games.castell.towers_rules import SUPPLY
-from meeple.games.castell.towers_solver import order_key
+from meeple.games.castell.towers.solver import order_key
+from tests.castell.helpers import SUPPLY
 
 
 def all_towers(team, skills):
@@ -78,6 +78,7 @@ def test_K8_best_festival_tower_matches_brute_force(team, skills, sizes):
         return
     want = min(towers, key=lambda t: (-festival_score(t, sizes), order_key(t)))
     assert got == want
+    assert got is not None
     assert validate(got, skills).legal and eligible(got, sizes) and fits(got, team)
 
 
@@ -107,6 +108,7 @@ def test_K10_shape_tile_tower_matches_brute_force(team, skills, widths):
         assert got is None
     else:
         assert got == min(towers, key=order_key)
+        assert got is not None
         assert tuple(len(level) for level in got) == widths
 
 
@@ -147,6 +149,7 @@ def test_K8_no_festival_tower_without_a_festival_size():
 def test_K8_festival_tower_prefers_wide_festival_levels():
     team = {9: 6, 8: 3, 6: 2, 4: 1, 3: 1, 1: 1}
     tower = best_festival_tower(team, (0, 1, 0, 0, 0), (9,))
+    assert tower is not None
     assert tower[0] == (9,) * 6 and festival_score(tower, (9,)) == 6 + len(tower)
     assert len(tower) >= 4 and validate(tower, (0, 1, 0, 0, 0)).legal
 
@@ -154,10 +157,12 @@ def test_K8_festival_tower_prefers_wide_festival_levels():
 def test_solver_on_full_supply_all_skills():
     skills = (5, 5, 5, 5, 5)
     tower = best_festival_tower(SUPPLY, skills, (10, 1))
+    assert tower is not None
     assert validate(tower, skills).legal and fits(tower, SUPPLY)
     # Every size-10 and size-1 casteller can join (Base and Balance make room for them).
     assert festival_score(tower, (10, 1)) == len(tower) + 24 + 8
     tall = tallest_tower(SUPPLY, skills)
+    assert tall is not None
     assert validate(tall, skills).legal and len(tall) >= len(tower)
 
 
@@ -172,6 +177,7 @@ def test_tallest_possible_tower_has_18_levels():
     # 5 Base levels, then widths 8..1 (Width 5) with 5 Balance repeats; Strength and Mix
     # cannot add levels, so nothing is taller (the tile loader's limit).
     tower = tallest_tower(SUPPLY, (5, 5, 5, 5, 5))
+    assert tower is not None
     assert len(tower) == 18 and validate(tower, (5, 5, 5, 5, 5)).legal
 
 
@@ -180,10 +186,10 @@ def test_all_goals_match_brute_force_on_larger_teams(seed):
     # Seeded teams of 8..12 castellers (thousands of legal towers each), all four goals.
     rng = Rng(seed)
     top = 4 + rng.below(5)
-    team = [0] * 11
+    counts = [0] * 11
     for _ in range(8 + rng.below(5)):
-        team[1 + rng.below(top)] += 1
-    team = tuple(team)
+        counts[1 + rng.below(top)] += 1
+    team = tuple(counts)
     skills = tuple(rng.below(6) for _ in range(5))
     towers = all_towers(team, skills)
     sizes = tuple({1 + rng.below(top) for _ in range(1 + rng.below(3))})

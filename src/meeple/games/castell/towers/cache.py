@@ -8,12 +8,28 @@ keys, so caching never changes behaviour, only speed.
 
 from __future__ import annotations
 
-from .towers import LocalTile, Tower, best_festival_tower, tallest_tower, tower_for_tile
+from itertools import pairwise
+
+from meeple.games.castell.towers.rules import Tower, castellers_needed
+from meeple.games.castell.towers.solver import best_festival_tower, tallest_tower, tower_for_tile
+from meeple.games.castell.towers.tiles import LocalTile
 
 _LIMIT = 200_000
-_festival: dict[tuple, Tower | None] = {}
-_tile: dict[tuple, Tower | None] = {}
-_tallest: dict[tuple, Tower | None] = {}
+_NEEDED_LIMIT = 100_000
+_festival: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], Tower | None] = {}
+_tile: dict[tuple[tuple[int, ...], tuple[int, ...], LocalTile], Tower | None] = {}
+_tallest: dict[tuple[tuple[int, ...], tuple[int, ...]], Tower | None] = {}
+_needed: dict[Tower, tuple[int, ...]] = {}
+
+
+def needed(tower: Tower) -> tuple[int, ...]:
+    """Castellers per size a tower takes (memoised: the solver's towers repeat a lot)."""
+    counts = _needed.get(tower)
+    if counts is None:
+        if len(_needed) > _NEEDED_LIMIT:
+            _needed.clear()
+        counts = _needed[tower] = castellers_needed(tower)
+    return counts
 
 
 def best_for_festival(team: tuple[int, ...], skills: tuple[int, ...], sizes: tuple[int, ...]) -> Tower | None:
@@ -55,7 +71,7 @@ def out_of_reach(team: tuple[int, ...], skills: tuple[int, ...], tile: LocalTile
         return (
             len(widths) > most
             or sum(widths) > total
-            or sum(1 for below, above in zip(widths, widths[1:]) if above == below) > balance
+            or sum(1 for below, above in pairwise(widths) if above == below) > balance
             or sum(1 for n in widths if n > limit) > base
         )
     return tile.min_levels > most or any(u > s for u, s in zip(tile.uses, skills))

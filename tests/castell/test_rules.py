@@ -7,11 +7,10 @@ import pytest
 
 from meeple.core.errors import IllegalAction
 from meeple.games.castell import actions as A
-from meeple.games.castell.components import REGIONS, load_components
-from meeple.games.castell.state import PER_REGION, CastellState
+from meeple.games.castell.components import PER_REGION, REGIONS, load_components
+from meeple.games.castell.state import CastellState
 from meeple.games.castell.towers import LocalTile, validate
-
-from castell_testkit import castellers_total, fest, last_turn, new, placed, region, team
+from tests.castell.helpers import castellers_total, fest, last_turn, new, placed, region, team
 
 
 # -- K1 map -------------------------------------------------------------------------------------
@@ -23,7 +22,8 @@ def test_K1_regions_and_reconstructed_roads():
     assert frozenset(("barcelona", "mataro")) in roads
     assert frozenset(("tarragona", "barcelona")) not in roads
     dashed = {frozenset((REGIONS[a], REGIONS[b])) for a, b, style in comp.roads if style == "dashed"}
-    assert dashed == {frozenset(p) for p in (("tarragona", "vilanova"), ("vilanova", "barcelona"), ("barcelona", "mataro"))}
+    expected = (("tarragona", "vilanova"), ("vilanova", "barcelona"), ("barcelona", "mataro"))
+    assert dashed == {frozenset(p) for p in expected}
 
 
 def test_K1_move_only_to_an_adjacent_region():
@@ -96,7 +96,7 @@ def test_K3_advanced_wheel_has_no_all_regions_training():
 
 def _set_facing(s: CastellState, source: int, kind: int) -> None:
     """Make the wheel segment a Train from `source` uses face tile `kind` this round."""
-    code = s.pawn[s.cur] if source == 0 else -1
+    code = s.pawn[s.current] if source == 0 else -1
     seg = s.wheel_side.index(code)
     tiles = list(s.skill_at)
     tiles[(seg + s.round - 1) % 8] = kind
@@ -190,14 +190,14 @@ def test_K4_special_tile_gives_a_free_special_action():
     s.apply(A.TRAINS[0][A.SPECIAL_TARGET])
     assert s.free_special
     acts = s.legal_actions()
-    assert A.END_TURN not in acts and A.SRECRUITS[6] in acts
+    assert A.END_TURN not in acts and A.SINGLE_RECRUITS[6] in acts
     with pytest.raises(IllegalAction, match="free special"):
         s.apply(A.END_TURN)
-    s.apply(A.SRECRUITS[6])
+    s.apply(A.SINGLE_RECRUITS[6])
     assert s.tokens_left[0] == 7 and sum(s.board_tokens[region("valls")]) == 0
     # The free one is not the turn's Special Action: a paid one is still possible.
-    assert A.SRECRUITS[6] in s.legal_actions()
-    s.apply(A.SRECRUITS[6])
+    assert A.SINGLE_RECRUITS[6] in s.legal_actions()
+    s.apply(A.SINGLE_RECRUITS[6])
     assert s.tokens_left[0] == 6 and s.board_tokens[region("valls")][0] == 1
 
 
@@ -205,11 +205,11 @@ def test_K4_special_tile_gives_a_free_special_action():
 def test_K5_single_recruit_and_extra_move_place_a_token():
     s = placed(where="vilafranca")
     s.pool[region("vilafranca")] = team(s3=1)
-    s.apply(A.XMOVES[region("valls")])
+    s.apply(A.EXTRA_MOVES[region("valls")])
     assert s.pawn[0] == region("valls")
     assert s.board_tokens[region("vilafranca")][0] == 1
     with pytest.raises(IllegalAction, match="already took a special"):
-        s.apply(A.XMOVES[region("tarragona")])
+        s.apply(A.EXTRA_MOVES[region("tarragona")])
     s.apply(A.MOVES[region("tarragona")])  # the ordinary Move is still there
     assert s.pawn[0] == region("tarragona")
 
@@ -219,14 +219,14 @@ def test_K5_special_tokens_exhausted():
     s.tokens_left[0] = 0
     assert not any(type(a) in (A.SingleRecruit, A.ExtraMove, A.Perform) for a in s.legal_actions())
     with pytest.raises(IllegalAction, match=r"\(K5\)"):
-        s.apply(A.XMOVES[region("valls")])
+        s.apply(A.EXTRA_MOVES[region("valls")])
 
 
 # -- K7 calendar ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("n, per_round", [(4, [1, 2, 2, 2, 2, 2, 2, 1]), (3, [1, 1, 2, 1, 2, 1, 2, 1]), (2, [1] * 8)])
 def test_K7_calendar_per_player_count(n, per_round):
     s = new(n, seed=11)
-    comp = s.comp
+    comp = s.components
     assert [len(s.festivals[r]) for r in range(3, 11)] == per_round
     assert s.festivals[1] == () and s.festivals[2] == ()
     for rnd in range(3, 11):
@@ -314,7 +314,7 @@ def test_K9_prizes_and_size_tokens_go_to_the_festival_region():
         2: ((10, 10, 10), (9,), (7,), (3,)),
     }
     while s.phase == 1:
-        s.apply(A.Enter(0, towers[s.cur]))
+        s.apply(A.Enter(0, towers[s.current]))
     t = region("terrassa")
     # Scores: seat 0 -> 4 + 3 + 2 + 1 = 10, seat 1 -> 4 + 2 + 1 + 1 = 8, seat 2 -> 4 + 3 + 1 + 1 = 9.
     assert [e["score"] for e in sorted(s.results[-1]["entrants"], key=lambda e: e["seat"])] == [10, 8, 9]
@@ -372,13 +372,15 @@ def _strong(s: CastellState, seat: int, deal: bool = True) -> None:
     s.teams[seat] = team(s9=3, s7=2, s5=1, s3=1)
     s.skills[seat] = [1, 0, 0, 0, 0]
     if deal:
-        tiles = s.comp.local_tiles
-        s.comp = replace(s.comp, local_tiles=tiles[:-2] + EASY)
+        tiles = s.components.local_tiles
+        s.components = replace(s.components, local_tiles=tiles[:-2] + EASY)
         last = {len(tiles) - 2, len(tiles) - 1}
         for row in s.region_tiles:
             for k, t in enumerate(row):
                 if t in last:
-                    row[k] = next(x for x in range(len(tiles)) if x not in last and all(x not in r for r in s.region_tiles))
+                    row[k] = next(
+                        x for x in range(len(tiles)) if x not in last and all(x not in r for r in s.region_tiles)
+                    )
         s.region_tiles[s.pawn[seat]] = [len(tiles) - 2, len(tiles) - 1]
 
 
@@ -386,7 +388,7 @@ def test_K10_two_tiles_per_region_from_32():
     s = new(4, seed=21)
     dealt = [t for row in s.region_tiles for t in row]
     assert len(dealt) == 14 and len(set(dealt)) == 14
-    assert len(s.comp.local_tiles) == 32
+    assert len(s.components.local_tiles) == 32
 
 
 def test_K10_local_performance_claims_tile_and_own_tokens():
@@ -400,14 +402,14 @@ def test_K10_local_performance_claims_tile_and_own_tokens():
     s.apply(A.PERFORMS[0])
     assert s.claimed[0] == [tile]
     assert s.region_tiles[v][0] == -1
-    assert s.pboard_tokens[0][v] == 3  # two earlier tokens and the one just placed (K10)
+    assert s.player_board_tokens[0][v] == 3  # two earlier tokens and the one just placed (K10)
     assert s.board_tokens[v] == [0, 1, 0, 0]
     assert s.tokens_left[0] == 4
-    assert s.score_breakdown()[0]["stars"] == s.comp.local_tiles[tile].stars
+    assert s.score_breakdown()[0]["stars"] == s.components.local_tiles[tile].stars
     # The claimed slot is not replaced.
     s.apply(A.END_TURN)
-    _strong(s, s.cur, deal=False)
-    assert s.pawn[s.cur] == v
+    _strong(s, s.current, deal=False)
+    assert s.pawn[s.current] == v
     assert A.PERFORMS[0] not in s.legal_actions()
     with pytest.raises(IllegalAction, match=r"\(K10\)"):
         s.apply(A.PERFORMS[0])
@@ -419,19 +421,19 @@ def test_K10_option_all_tokens_moves_everyones_tokens():
     s.board_tokens[v] = [0, 1, 2, 0]
     _strong(s, 0)
     s.apply(A.PERFORMS[1])
-    assert s.pboard_tokens[0][v] == 4
+    assert s.player_board_tokens[0][v] == 4
     assert s.board_tokens[v] == [0, 0, 0, 0]
 
 
 def test_K10_explicit_tower_must_meet_the_tile():
     s = placed(where="valls")
     _strong(s, 0)
-    tile = s.comp.local_tiles[s.region_tiles[region("valls")][0]]
+    tile = s.components.local_tiles[s.region_tiles[region("valls")][0]]
     with pytest.raises(IllegalAction, match=r"\(K10\)"):
         s.apply(A.Perform(0, ((9, 9, 9), (7, 7))))  # legal, but not the 3-2-1 shape
     tower = s.tile_tower(0, s.region_tiles[region("valls")][0])
     s.apply(A.Perform(0, tower))
-    assert s.claimed[0] and s.comp.local_tiles[s.claimed[0][0]] == tile
+    assert s.claimed[0] and s.components.local_tiles[s.claimed[0][0]] == tile
 
 
 def test_K10_weak_team_cannot_perform():
@@ -447,17 +449,17 @@ def test_K11_final_score_from_the_player_board():
     s.prizes[2] = [(0, 5), (1, 5), (2, 3), (0, 1), (3, 1), (3, 1)]
     s.size_tokens[2] = [(0, 1), (0, 2), (1, 2), (2, 5), (0, 7), (3, 7), (3, 9)]
     s.claimed[2] = [0, 1]
-    stars = s.comp.local_tiles[0].stars + s.comp.local_tiles[1].stars
+    stars = s.components.local_tiles[0].stars + s.components.local_tiles[1].stars
     parts = s.score_breakdown()[2]
     assert parts == {"best_tower": 18, "region_variety": 5, "prizes": 16, "size_tokens": 12, "stars": stars,
                      "total": 51 + stars}
-    s.pboard_tokens[2][6] = 1  # a fifth region
+    s.player_board_tokens[2][6] = 1  # a fifth region
     assert s.score_breakdown()[2]["region_variety"] == 7
 
 
 def test_K11_shared_win_on_equal_totals():
     s = new(2, seed=5)
-    s.phase = 2
+    s.over = True
     s.best = [10, 10]
     assert s.winners() == [0, 1]
     s.best = [10, 11]
@@ -468,13 +470,13 @@ def test_K11_shared_win_on_equal_totals():
 def test_first_player_marker_passes_clockwise():
     s = new(3)
     for seat in range(3):
-        assert s.cur == seat
+        assert s.current == seat
         s.apply(A.MOVES[seat])
         s.apply(A.END_TURN)
-    assert s.round == 2 and s.first == 1 and s.cur == 1
+    assert s.round == 2 and s.first == 1 and s.current == 1
     for _ in range(3):
         s.apply(A.END_TURN)
-    assert s.round == 3 and s.first == 2 and s.cur == 2
+    assert s.round == 3 and s.first == 2 and s.current == 2
 
 
 def test_game_ends_after_round_10():
@@ -514,6 +516,6 @@ def test_K6_an_entered_tower_must_be_legal_for_the_skills_and_team():
     not_in_team = ((10, 10, 10), (9, 9), (8,), (3,), (2,))
     with pytest.raises(IllegalAction, match=r"\(K6\)"):
         s.apply(A.Enter(0, not_in_team))
-    s.skills[s.cur] = [2, 0, 0, 0, 0]
+    s.skills[s.current] = [2, 0, 0, 0, 0]
     s.apply(A.Enter(0, two_balance))
     assert s.entries[-1][2] == two_balance

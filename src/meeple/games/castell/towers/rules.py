@@ -15,9 +15,10 @@ SKILLS: tuple[str, ...] = ("balance", "base", "mix", "strength", "width")
 BALANCE, BASE, MIX, STRENGTH, WIDTH = range(5)
 MAX_SKILL = 5
 MIN_SIZE, MAX_SIZE = 1, 10
+#: Casteller sizes in order, and the length of a count-per-size list (index 0 unused).
+SIZES: tuple[int, ...] = tuple(range(MIN_SIZE, MAX_SIZE + 1))
+COUNTS_LEN = MAX_SIZE + 1
 BASIC_WIDTH = 3  # rulebook basic rule 3: at most 3 castellers side by side
-# K2: the 150 castellers in the bag, per size (index 0 unused).
-SUPPLY: tuple[int, ...] = (0, 8, 10, 12, 12, 14, 14, 18, 18, 20, 24)
 
 Tower = tuple[tuple[int, ...], ...]
 

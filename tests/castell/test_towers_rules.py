@@ -1,5 +1,7 @@
 """K6 tower validator and K8 festival scoring, with the rulebook's examples A-H."""
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -13,7 +15,7 @@ from meeple.games.castell.towers import (
     tower_uses,
     validate,
 )
-from meeple.games.castell.towers_rules import SUPPLY
+from tests.castell.helpers import SUPPLY
 
 NONE = (0, 0, 0, 0, 0)
 
@@ -41,6 +43,7 @@ def test_basic_rules_tower_is_legal_without_skills():
 def test_basic_rules_allow_at_most_3_levels_of_width_3():
     # Example A's aside: without skills the tallest tower has 3 levels and width 3.
     tower = tallest_tower(SUPPLY, NONE)
+    assert tower is not None
     assert len(tower) == 3 and widths(tower) == (3, 2, 1)
     assert not validate(((9, 9, 9, 9), (6, 6, 6), (5, 5), (2,)), NONE).legal
 
@@ -118,7 +121,7 @@ def test_K6_failure_names_the_first_level_over_the_limit():
     check = validate(((8, 8, 8), (8, 8, 8), (8, 8, 8), (8, 8)), skills(balance=1, strength=5))
     assert check.rule == "K6-balance" and check.level == 2
     assert check.uses == skills(balance=2, strength=3)  # counted over the whole tower
-    assert "balance" in check.message
+    assert check.message is not None and "balance" in check.message
 
 
 def test_K6_bad_skills_are_a_caller_error():
@@ -197,10 +200,10 @@ def reference_uses(tower, levels):
     for level in tower:
         if len(set(level)) > 1 and set(level) not in pairs:
             return None
-    for below, above in zip(tower, tower[1:]):
+    for below, above in pairwise(tower):
         if len(above) > len(below) or max(above) > min(below) + 1:
             return None
-    junctions = list(zip(tower, tower[1:]))
+    junctions = list(pairwise(tower))
     within = [len(level) for level in tower if len(level) <= w]
     return (
         sum(len(above) == len(below) for below, above in junctions),
@@ -225,18 +228,19 @@ def test_K6_legal_iff_uses_within_skills(raw, levels):
         assert check.uses == want
         assert check.legal == all(u <= s for u, s in zip(want, levels))
     if not check.legal:
-        assert check.rule.startswith("K6-") and check.message and check.level is not None
+        assert check.rule is not None and check.rule.startswith("K6-") and check.message and check.level is not None
 
 
 @given(st.integers(1, 4), st.integers(1, 9), st.tuples(*[st.integers(0, 5)] * 5))
 @settings(max_examples=200, deadline=None)
 def test_K6_legal_shaped_towers_agree_with_reference(top, size, levels):
     # Random towers rarely pass the structural checks; these always do, so uses get exercised.
-    tower, n = [], 1
+    built: list[tuple[int, ...]] = []
+    n = 1
     for i in range(top + 3):
-        tower.append((max(1, size - i // 2),) * n)
+        built.append((max(1, size - i // 2),) * n)
         n += i % 2
-    tower = tuple(reversed(tower))
+    tower = tuple(reversed(built))
     check = validate(tower, levels)
     assert reference_uses(tower, levels) == check.uses
     assert check.legal == all(u <= s for u, s in zip(check.uses, levels))
@@ -254,11 +258,13 @@ def test_tower_uses_depends_on_the_width_level():
 
 def test_example_A_balance_2_allows_5_levels():
     tower = tallest_tower(SUPPLY, skills(balance=2))
+    assert tower is not None
     assert len(tower) == 5 and validate(tower, skills(balance=2)).legal
     five = ((10, 10, 10), (9, 9, 9), (8, 8), (7, 7), (6,))
     assert validate(five, skills(balance=2)).legal
     assert validate(five, skills(balance=1)).rule == "K6-balance"
-    assert len(tallest_tower(SUPPLY, skills(balance=1))) == 4
+    four = tallest_tower(SUPPLY, skills(balance=1))
+    assert four is not None and len(four) == 4
 
 
 def test_example_B_base_1_frees_the_bottom_level_only():
