@@ -19,7 +19,7 @@ from meeple.core.rng import Rng
 
 
 def _position(name: str, players: int, seed: int, depth: int) -> State[Any]:
-    state = meeple.load(name).new_game(players, seed=seed)
+    state: State[Any] = meeple.load(name).new_game(players, seed=seed)
     rng = Rng(seed)
     for _ in range(depth):
         if state.is_terminal:

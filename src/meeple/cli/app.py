@@ -292,7 +292,8 @@ def arena(
         try:
             plot_ratings(result, str(plot))
         except (OSError, ValueError) as exc:  # the results are printed all the same
-            plot_error = f"cannot write the chart {plot}: {exc.strerror or exc}"
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            plot_error = f"cannot write the chart {plot}: {reason}"
     if as_json:
         print(json.dumps(result.to_json()))
     else:

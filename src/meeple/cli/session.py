@@ -94,7 +94,8 @@ class Session:
     def _play(self) -> bool:
         """Moves until the game ends (True) or the person quits or input ends (False)."""
         state = self.state
-        while (seat := state.current_player) is not None:
+        while not state.over:
+            seat = state.current
             bot = self.seats[seat]
             if bot is None:
                 action = self._human_move(seat)
@@ -148,7 +149,7 @@ class Session:
         view = state.view(seat)
         self.console.print(Rule(self.cat.text("ui.your_turn", player=self.cat.player(seat))))
         self.console.print(self.render.board(view, self.cat, seat))
-        legal = state.legal_actions()
+        legal: list[Action] = state.legal_actions()
         for index, action in enumerate(legal, start=1):
             label = action_label(self.render, action.to_json(), self.cat, view)
             self.console.print(Text.assemble((f"  {index:>3} ", "bold cyan"), label))

@@ -179,8 +179,6 @@ class Game(ABC, Generic[StateT, ActionT]):
             seed_value = seed_from(seed)
         except (TypeError, ValueError):
             raise OptionError(f"the seed must be a whole number, not {seed!r}") from None
-        if not hasattr(self, "state_class"):  # TRANSITION: a game not yet reshaped
-            return self._new_state(num_players, seed_value, resolved)  # type: ignore[attr-defined, no-any-return]
         return cast(StateT, self.state_class.initial(self, num_players, seed_value, resolved))
 
     # -- actions ------------------------------------------------------------------------------
@@ -198,8 +196,6 @@ class Game(ABC, Generic[StateT, ActionT]):
         if not isinstance(obj, dict) or obj.get("game") != self.name:
             raise RecordError(f"not a serialized {self.title} state")
         try:
-            if not hasattr(self, "state_class"):  # TRANSITION: a game not yet reshaped
-                return self._state_from_json(obj)  # type: ignore[attr-defined, no-any-return]
             return cast(StateT, self.state_class.from_json(self, obj))
         except RecordError:
             raise
@@ -223,12 +219,11 @@ class State(ABC, Generic[ActionT]):
 
     # -- construction ---------------------------------------------------------------------------
     @classmethod
-    # TRANSITION: abstract again once every game is reshaped
+    @abstractmethod
     def initial(
         cls: type[StateT], game: Game[Any, Any], num_players: int, seed: int, options: dict[str, Any]
     ) -> StateT:
         """The position at the start of a game (set-up done) from validated arguments."""
-        raise TypeError(f"{cls.__name__} defines no initial()")
 
     # -- whose turn, and what they may do -----------------------------------------------------
     @property
@@ -238,7 +233,8 @@ class State(ABC, Generic[ActionT]):
 
     @property
     def is_terminal(self) -> bool:
-        return self.current_player is None  # TRANSITION: `return self.over` once every game is reshaped
+        """The game is over (the one game-over flag, `over`)."""
+        return self.over
 
     @abstractmethod
     def legal_actions(self) -> list[ActionT]:
