@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from meeple.core.conformance import random_position, set_path
 from meeple.core.errors import RecordError
 from meeple.core.rng import Rng
 from meeple.core.statefields import field_names
@@ -16,14 +17,7 @@ from tests.castell.helpers import GAME, new
 
 
 def played(players: int = 3, seed: int = 4, moves: int = 60, **options: Any) -> CastellState:
-    state = GAME.new_game(players, seed=seed, **options)
-    rng = Rng(2)
-    for _ in range(moves):
-        if state.over:
-            break
-        acts = state.legal_actions()
-        state.apply(acts[rng.below(len(acts))])
-    return state
+    return random_position(GAME, players, seed, moves, **options)
 
 
 def reload(data: dict[str, Any]) -> CastellState:
@@ -79,14 +73,6 @@ def test_castellers_must_add_up_to_the_supply():
         reload(data)
 
 
-def _set(data: dict[str, Any], path: str, value: Any) -> None:
-    keys: list[Any] = [int(k) if k.isdigit() else k for k in path.split(".")]
-    target: Any = data
-    for key in keys[:-1]:
-        target = target[key]
-    target[keys[-1]] = value
-
-
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [
@@ -120,7 +106,7 @@ def _set(data: dict[str, Any], path: str, value: Any) -> None:
 )
 def test_bad_states_are_refused_naming_the_field(path, value, message):
     data = new(2).to_json()
-    _set(data, path, value)
+    set_path(data, [int(k) if k.isdigit() else k for k in path.split(".")], value)
     with pytest.raises(RecordError, match=message):
         reload(data)
 

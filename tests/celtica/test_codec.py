@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from meeple.core.conformance import random_position
 from meeple.core.errors import RecordError
 from meeple.core.rng import Rng
 from meeple.core.statefields import field_names
@@ -16,14 +17,7 @@ from tests.celtica.helpers import GAME, RED, hand, position, turn
 
 
 def played(players: int = 3, seed: int = 4, moves: int = 40) -> CelticaState:
-    state = GAME.new_game(players, seed=seed)
-    rng = Rng(2)
-    for _ in range(moves):
-        if state.is_terminal:
-            break
-        legal = state.legal_actions()
-        state.apply(legal[rng.below(len(legal))])
-    return state
+    return random_position(GAME, players, seed, moves)
 
 
 def finished(players: int = 3, seed: int = 4) -> CelticaState:

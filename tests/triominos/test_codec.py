@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from meeple.core.conformance import random_position, set_path
 from meeple.core.errors import RecordError
 from meeple.core.rng import Rng
 from meeple.core.statefields import field_names
@@ -16,14 +17,7 @@ from tests.triominos.helpers import GAME, position
 
 
 def played(players: int = 3, seed: int = 4, moves: int = 20, **options: Any) -> TriominosState:
-    state = GAME.new_game(players, seed=seed, **options)
-    rng = Rng(2)
-    for _ in range(moves):
-        if state.is_terminal:
-            break
-        acts = state.legal_actions()
-        state.apply(acts[rng.below(len(acts))])
-    return state
+    return random_position(GAME, players, seed, moves, **options)
 
 
 def test_state_json_round_trips_exactly():
@@ -79,12 +73,6 @@ def test_tampered_saved_states_are_record_errors():
 
 
 
-def _set(data: dict[str, Any], path: tuple[Any, ...], value: Any) -> None:
-    for key in path[:-1]:
-        data = data[key]
-    data[path[-1]] = value
-
-
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [
@@ -121,7 +109,7 @@ def _set(data: dict[str, Any], path: tuple[Any, ...], value: Any) -> None:
 )
 def test_bad_states_are_refused_naming_the_field(path, value, message):
     data = played().to_json()
-    _set(data, path, value)
+    set_path(data, path, value)
     with pytest.raises(RecordError, match=message):
         GAME.from_json(data)
 

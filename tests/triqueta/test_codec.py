@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from meeple.core.conformance import random_position, set_path
 from meeple.core.errors import IllegalAction, RecordError
 from meeple.core.rng import Rng
 from meeple.core.statefields import field_names
@@ -15,14 +16,7 @@ from tests.triqueta.helpers import GAME, new, take
 
 
 def played(players: int = 3, seed: int = 4, moves: int = 20, **options: Any) -> TriquetaState:
-    state = GAME.new_game(players, seed=seed, **options)
-    rng = Rng(2)
-    for _ in range(moves):
-        if state.is_terminal:
-            break
-        acts = state.legal_actions()
-        state.apply(acts[rng.below(len(acts))])
-    return state
+    return random_position(GAME, players, seed, moves, **options)
 
 
 def finished(players: int = 3, seed: int = 4, **options: Any) -> TriquetaState:
@@ -133,12 +127,6 @@ def test_options_that_are_not_an_object_are_refused(options):
         GAME.from_json(data)
 
 
-def _set(data: dict[str, Any], path: tuple[Any, ...], value: Any) -> None:
-    for key in path[:-1]:
-        data = data[key]
-    data[path[-1]] = value
-
-
 @pytest.mark.parametrize(
     ("path", "value", "message"),
     [
@@ -181,7 +169,7 @@ def _set(data: dict[str, Any], path: tuple[Any, ...], value: Any) -> None:
 )
 def test_bad_states_are_refused_naming_the_field(path, value, message):
     data = new(3).to_json()
-    _set(data, path, value)
+    set_path(data, path, value)
     with pytest.raises(RecordError, match=message):
         GAME.from_json(data)
 

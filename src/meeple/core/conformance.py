@@ -9,7 +9,7 @@ and determinism from the seed. A game adds its own invariants through `extra`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import Any
 
@@ -110,3 +110,25 @@ def check_random_game(
         again.step(action)
     assert canonical(again.to_json()) == canonical(state.to_json()), "same seed and actions, different state"
     return state
+
+
+def random_position(
+    game: Game[StateT, Any], num_players: int, seed: int, moves: int, walk_seed: int = 2, **options: Any
+) -> StateT:
+    """The position after up to `moves` uniformly random legal moves (drawn from `walk_seed`)
+    from a new game with `seed`: the test positions of every game's codec and bot tests."""
+    state = game.new_game(num_players, seed=seed, **options)
+    rng = Rng(walk_seed)
+    for _ in range(moves):
+        if state.is_terminal:
+            break
+        legal = state.legal_actions()
+        state.apply(legal[rng.below(len(legal))])
+    return state
+
+
+def set_path(data: Any, path: Sequence[Any], value: Any) -> None:
+    """Set `data[path[0]][path[1]]...` to `value`: for tampering with a saved state in tests."""
+    for key in path[:-1]:
+        data = data[key]
+    data[path[-1]] = value

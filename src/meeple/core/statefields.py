@@ -11,6 +11,11 @@ classes with `to_json()` / `from_json(obj)` (and `clone()` when mutable). From t
 - `clone` is generated code that copies each field as deep as its type is mutable and shares
   the rest, as fast as a hand-written one (no `copy.deepcopy`).
 
+A slotted dataclass is a new class object built after the body ran, so a method of a game
+state must not call bare `super()` (its hidden `__class__` cell names the discarded class and
+Python raises TypeError); name the base explicitly (`State.from_json(...)`) or keep the logic in
+the state's own module.
+
 Fields marked `derived()` are not saved; the state's `__post_init__` computes them, after
 `__init__` and after decoding alike. Fields marked `shared()` are not copied by `clone` (data
 the engine never changes in place, such as loaded components).

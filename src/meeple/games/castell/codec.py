@@ -9,10 +9,9 @@ gather (the tower solver's time grows fast with the team: 105 castellers took 16
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from meeple.core.checks import check_range
+from meeple.core.checks import check_length, check_range
 from meeple.core.errors import RecordError
 from meeple.games.castell.components import (
     LAST_ROUND,
@@ -34,14 +33,10 @@ PRIZE_VALUES = frozenset(v for values in PRIZE_TABLE.values() for v in values)
 MAX_SCORE = 2 * MAX_TEAM
 
 
-def _length(items: Sequence[Any], length: int, what: str) -> None:
-    if len(items) != length:
-        raise RecordError(f"{what} must hold {length} entries, not {len(items)}")
-
 
 def _counts(row: list[int], what: str) -> None:
     """Castellers per size: COUNTS_LEN whole numbers >= 0, index 0 (no size) empty."""
-    _length(row, COUNTS_LEN, what)
+    check_length(row, COUNTS_LEN, what)
     check_range(row[0], 0, 0, f"{what}[0]")
     for size in range(MIN_SIZE, COUNTS_LEN):
         check_range(row[size], 0, MAX_TEAM, f"{what}[{size}]")
@@ -76,10 +71,10 @@ def _castellers(state: CastellState) -> None:
     supply = state.components.castellers
     for i, size in enumerate(state.bag):
         _size(size, f"bag[{i}]")
-    _length(state.pool, NUM_REGIONS, "pool")
+    check_length(state.pool, NUM_REGIONS, "pool")
     for r, row in enumerate(state.pool):
         _counts(row, f"pool[{r}]")
-    _length(state.teams, n, "teams")
+    check_length(state.teams, n, "teams")
     for seat, row in enumerate(state.teams):
         _counts(row, f"teams[{seat}]")
         check_range(sum(row), 0, MAX_TEAM, f"teams[{seat}] (castellers in all)")
@@ -90,12 +85,12 @@ def _castellers(state: CastellState) -> None:
             raise RecordError(
                 f"bag, pool, teams: {held} castellers of size {size}, the supply has {supply[size]} (K2)"
             )
-    _length(state.skills, n, "skills")
+    check_length(state.skills, n, "skills")
     for seat, levels in enumerate(state.skills):
-        _length(levels, len(SKILLS), f"skills[{seat}]")
+        check_length(levels, len(SKILLS), f"skills[{seat}]")
         for k, level in enumerate(levels):
             check_range(level, 0, MAX_SKILL, f"skills[{seat}][{k}]")
-    _length(state.pawn, n, "pawn")
+    check_length(state.pawn, n, "pawn")
     for seat, region in enumerate(state.pawn):
         check_range(region, -1 if state.round == 1 else 0, NUM_REGIONS - 1, f"pawn[{seat}]")
 
@@ -103,17 +98,17 @@ def _castellers(state: CastellState) -> None:
 def _tokens(state: CastellState) -> None:
     """K5: each player's special action tokens are in hand, on the map or on a player board."""
     n = state.num_players
-    _length(state.tokens_left, n, "tokens_left")
+    check_length(state.tokens_left, n, "tokens_left")
     for seat, count in enumerate(state.tokens_left):
         check_range(count, 0, SPECIAL_TOKENS, f"tokens_left[{seat}]")
-    _length(state.board_tokens, NUM_REGIONS, "board_tokens")
+    check_length(state.board_tokens, NUM_REGIONS, "board_tokens")
     for r, row in enumerate(state.board_tokens):
-        _length(row, n, f"board_tokens[{r}]")
+        check_length(row, n, f"board_tokens[{r}]")
         for seat, count in enumerate(row):
             check_range(count, 0, SPECIAL_TOKENS, f"board_tokens[{r}][{seat}]")
-    _length(state.player_board_tokens, n, "player_board_tokens")
+    check_length(state.player_board_tokens, n, "player_board_tokens")
     for seat, row in enumerate(state.player_board_tokens):
-        _length(row, NUM_REGIONS, f"player_board_tokens[{seat}]")
+        check_length(row, NUM_REGIONS, f"player_board_tokens[{seat}]")
         for r, count in enumerate(row):
             check_range(count, 0, SPECIAL_TOKENS * n, f"player_board_tokens[{seat}][{r}]")
     total = sum(state.tokens_left) + sum(map(sum, state.board_tokens)) + sum(map(sum, state.player_board_tokens))
@@ -128,39 +123,39 @@ def _tiles(state: CastellState) -> None:
     face up in one region or performed by one player; prizes and size tokens in range."""
     components = state.components
     n = state.num_players
-    _length(state.skill_at, len(components.skill_tiles), "skill_at")
+    check_length(state.skill_at, len(components.skill_tiles), "skill_at")
     if sorted(state.skill_at) != sorted(components.skill_tiles):
         raise RecordError(f"skill_at must hold the components' skill tiles {sorted(components.skill_tiles)} (K3)")
     last = len(components.local_tiles) - 1
-    _length(state.region_tiles, NUM_REGIONS, "region_tiles")
+    check_length(state.region_tiles, NUM_REGIONS, "region_tiles")
     seen: set[int] = set()
     for r, row in enumerate(state.region_tiles):
-        _length(row, TILES_PER_REGION, f"region_tiles[{r}]")
+        check_length(row, TILES_PER_REGION, f"region_tiles[{r}]")
         for slot, tile in enumerate(row):
             check_range(tile, -1, last, f"region_tiles[{r}][{slot}]")
             if tile >= 0 and tile in seen:
                 raise RecordError(f"region_tiles[{r}][{slot}]: tile {tile} is in two places (K10)")
             seen.add(tile)
     for name, rows in (("claimed", state.claimed),):
-        _length(rows, n, name)
+        check_length(rows, n, name)
         for seat, row in enumerate(rows):
             for i, tile in enumerate(row):
                 check_range(tile, 0, last, f"{name}[{seat}][{i}]")
                 if tile in seen:
                     raise RecordError(f"{name}[{seat}][{i}]: tile {tile} is in two places (K10)")
                 seen.add(tile)
-    _length(state.prizes, n, "prizes")
+    check_length(state.prizes, n, "prizes")
     for seat, won in enumerate(state.prizes):
         for i, (region, value) in enumerate(won):
             check_range(region, 0, NUM_REGIONS - 1, f"prizes[{seat}][{i}] region")
             if value not in PRIZE_VALUES:
                 raise RecordError(f"prizes[{seat}][{i}] value must be one of {sorted(PRIZE_VALUES)}, not {value}")
-    _length(state.size_tokens, n, "size_tokens")
+    check_length(state.size_tokens, n, "size_tokens")
     for seat, taken in enumerate(state.size_tokens):
         for i, (region, size) in enumerate(taken):
             check_range(region, 0, NUM_REGIONS - 1, f"size_tokens[{seat}][{i}] region")
             _size(size, f"size_tokens[{seat}][{i}] size")
-    _length(state.best, n, "best")
+    check_length(state.best, n, "best")
     for seat, score in enumerate(state.best):
         check_range(score, 0, MAX_SCORE, f"best[{seat}]")
 
@@ -168,7 +163,7 @@ def _tiles(state: CastellState) -> None:
 def _festivals(state: CastellState) -> None:
     """K7: the calendar's festivals are festival tiles of the components, held in their region."""
     tiles = state.components.festivals
-    _length(state.festivals, LAST_ROUND + 1, "festivals")
+    check_length(state.festivals, LAST_ROUND + 1, "festivals")
     for rnd, fests in enumerate(state.festivals):
         for i, fest in enumerate(fests):
             what = f"festivals[{rnd}][{i}]"

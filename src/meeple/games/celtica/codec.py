@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from meeple.core.checks import check_range
+from meeple.core.checks import check_each_in_range, check_length, check_range
 from meeple.core.errors import RecordError
 from meeple.games.celtica.components import (
     DISPLAY_SIZE,
@@ -28,22 +28,17 @@ if TYPE_CHECKING:
 BIG = 1 << 64
 
 
-def _length(items: list[int] | list[list[int]], length: int, what: str) -> None:
-    if len(items) != length:
-        raise RecordError(f"{what} must hold {length} entries, not {len(items)}")
-
 
 def _counts(items: list[int], length: int, high: int, what: str) -> None:
     """A list of `length` counts, each 0 to `high`."""
-    _length(items, length, what)
-    for i, x in enumerate(items):
-        check_range(x, 0, high, f"{what}[{i}]")
+    check_length(items, length, what)
+    check_each_in_range(items, 0, high, what)
 
 
 def _per_seat(rows: list[list[int]], held: list[int], n: int, length: int, high: int, what: str, total: str) -> None:
     """Per seat a row of counts, and `held` the sum of each row."""
-    _length(rows, n, what)
-    _length(held, n, total)
+    check_length(rows, n, what)
+    check_length(held, n, total)
     for seat, row in enumerate(rows):
         _counts(row, length, high, f"{what}[{seat}]")
         if held[seat] != sum(row):
@@ -52,8 +47,7 @@ def _per_seat(rows: list[list[int]], held: list[int], n: int, length: int, high:
 
 def _pile(items: list[int], kinds: int, high: int, what: str) -> None:
     check_range(len(items), 0, high, f"{what} size")
-    for i, x in enumerate(items):
-        check_range(x, 0, kinds - 1, f"{what}[{i}]")
+    check_each_in_range(items, 0, kinds - 1, what)
 
 
 def component_totals(state: CelticaState) -> tuple[int, int, int]:
@@ -71,7 +65,7 @@ def validate(state: CelticaState) -> None:
     check_range(s.rng, 0, BIG - 1, "rng")
     check_range(s.round, 1, BIG, "round")
     # Components (C1, C2): sizes, ranges, and every card and part in exactly one place.
-    _length(s.druids, NUM_COLOURS, "druids")
+    check_length(s.druids, NUM_COLOURS, "druids")
     for c, at in enumerate(s.druids):
         check_range(at, 0, s.goal, f"druids[{c}]")
     home = sum(1 for at in s.druids if at == s.goal)
@@ -79,7 +73,7 @@ def validate(state: CelticaState) -> None:
         raise RecordError(f"druids_home must be the number of druids in the goal, {home}")
     _per_seat(s.hands, s.cards_held, n, NUM_COLOURS, DRUID_CARDS, "hands", "cards_held")
     _per_seat(s.experience, s.experience_held, n, NUM_COLOURS, EXPERIENCE_CARDS, "experience", "experience_held")
-    _length(s.parts, n, "parts")
+    check_length(s.parts, n, "parts")
     for seat, row in enumerate(s.parts):
         _counts(row, NUM_PART_TYPES, TOTAL_PARTS, f"parts[{seat}]")
     _counts(s.display, NUM_PART_TYPES, DISPLAY_SIZE, "display")
@@ -96,7 +90,7 @@ def validate(state: CelticaState) -> None:
     if component_totals(s) != (TOTAL_PARTS, DRUID_CARDS, EXPERIENCE_CARDS):
         raise RecordError("parts, cards and piles must account for 90 parts, 60 druid and 20 experience cards (C1)")
     # C8: an owed colour is one the seat holds.
-    _length(s.owed_colour, n, "owed_colour")
+    check_length(s.owed_colour, n, "owed_colour")
     for seat, owed in enumerate(s.owed_colour):
         check_range(owed, -1, NUM_COLOURS - 1, f"owed_colour[{seat}]")
         if owed >= 0 and not s.hands[seat][owed]:

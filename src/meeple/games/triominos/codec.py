@@ -6,9 +6,9 @@ The board checks itself while loading (`Board.from_json` replays it under M2).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from meeple.core.checks import check_range
+from meeple.core.checks import check_each_in_range, check_length, check_range
 from meeple.core.errors import RecordError
 from meeple.games.triominos.components import NUM_TILES, SUM
 from meeple.games.triominos.scoring import MAX_DRAWS, PARTS
@@ -20,14 +20,9 @@ if TYPE_CHECKING:
 BIG = 1 << 64
 
 
-def _length(items: list[Any], length: int, what: str) -> None:
-    if len(items) != length:
-        raise RecordError(f"{what} must hold {length} entries, not {len(items)}")
-
 
 def _tiles(tiles: list[int], what: str) -> None:
-    for i, t in enumerate(tiles):
-        check_range(t, 0, NUM_TILES - 1, f"{what}[{i}]")
+    check_each_in_range(tiles, 0, NUM_TILES - 1, what)
 
 
 def validate(state: TriominosState) -> None:
@@ -36,7 +31,7 @@ def validate(state: TriominosState) -> None:
     check_range(state.rng, 0, BIG - 1, "rng")
     check_range(state.round, 1, BIG, "round")
     _tiles(state.pool, "pool")
-    _length(state.racks, n, "racks")
+    check_length(state.racks, n, "racks")
     for seat, rack in enumerate(state.racks):
         _tiles(rack, f"racks[{seat}]")
     everywhere = sorted(state.pool + [t for rack in state.racks for t in rack] + [t for t, _, _ in state.board.history])
@@ -48,7 +43,7 @@ def validate(state: TriominosState) -> None:
     if state.last_drawn >= 0 and (state.over or state.last_drawn not in state.racks[state.current] or not state.draws):
         raise RecordError("last_drawn must be a tile the player to move drew this turn")
     check_range(state.idle, 0, n, "idle")
-    _length(state.drawn, n, "drawn")
+    check_length(state.drawn, n, "drawn")
     for seat, count in enumerate(state.drawn):
         check_range(count, 0, NUM_TILES, f"drawn[{seat}]")
     if not state.opening or not all(state.opening):
@@ -62,14 +57,14 @@ def validate(state: TriominosState) -> None:
     best = max(SUM[t] for _, t in last)
     if [seat for seat, t in last if SUM[t] == best] != [state.opener]:
         raise RecordError("opener must be the one highest tile of the last opening draw (M8)")
-    _length(state.parts, state.round, "parts")
+    check_length(state.parts, state.round, "parts")
     for i, per_round in enumerate(state.parts):
-        _length(per_round, n, f"parts[{i}]")
+        check_length(per_round, n, f"parts[{i}]")
         for seat, row in enumerate(per_round):
-            _length(row, len(PARTS), f"parts[{i}][{seat}]")
+            check_length(row, len(PARTS), f"parts[{i}][{seat}]")
             for k, amount in enumerate(row):
                 check_range(amount, -BIG, BIG, f"parts[{i}][{seat}][{k}]")
-    _length(state.totals, n, "totals")
+    check_length(state.totals, n, "totals")
     for seat, total in enumerate(state.totals):
         check_range(total, -BIG, BIG, f"totals[{seat}]")
     if any(state.totals[seat] != sum(sum(rnd[seat]) for rnd in state.parts) for seat in range(n)):

@@ -4,9 +4,9 @@ drawn tokens (T9), the tree tiles (T3) and the end of the game (T7)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from meeple.core.checks import check_range
+from meeple.core.checks import check_at_most, check_length, check_range
 from meeple.core.errors import RecordError
 from meeple.games.triqueta.actions import DISCARD, KEEP, PLACE, SLOTS
 from meeple.games.triqueta.components import (
@@ -26,14 +26,6 @@ if TYPE_CHECKING:
 BIG = 1 << 64
 
 
-def _length(items: list[Any], length: int, what: str) -> None:
-    if len(items) != length:
-        raise RecordError(f"{what} must hold {length} entries, not {len(items)}")
-
-
-def _at_most(items: list[Any], length: int, what: str) -> None:
-    if len(items) > length:
-        raise RecordError(f"{what} must hold at most {length} entries, not {len(items)}")
 
 
 def _animals(tokens: list[int], what: str) -> None:
@@ -44,16 +36,16 @@ def _animals(tokens: list[int], what: str) -> None:
 def _per_seat(state: TriquetaState) -> None:
     n = state.num_players
     for name in ("rows", "out", "trees", "counts", "face_down", "returned"):
-        _length(getattr(state, name), n, name)
+        check_length(getattr(state, name), n, name)
     for seat in range(n):
         row = state.rows[seat]
         if row is not None:
             _animals(row, f"rows[{seat}]")
         check_range(state.trees[seat], 0, TREE_TILES, f"trees[{seat}]")
-        _length(state.counts[seat], NUM_ANIMALS, f"counts[{seat}]")
+        check_length(state.counts[seat], NUM_ANIMALS, f"counts[{seat}]")
         for a, count in enumerate(state.counts[seat]):
             check_range(count, 0, TOKENS_PER_ANIMAL, f"counts[{seat}][{a}]")
-        _at_most(state.face_down[seat], MAX_FACE_DOWN, f"face_down[{seat}]")  # T4
+        check_at_most(state.face_down[seat], MAX_FACE_DOWN, f"face_down[{seat}]")  # T4
         _animals(state.face_down[seat], f"face_down[{seat}]")
         _animals(state.returned[seat], f"returned[{seat}]")
         if state.returned[seat] and not state.duo:
@@ -66,7 +58,7 @@ def _towers(state: TriquetaState) -> None:
             raise RecordError(f"towers[{i}] must be empty: its round is over (T6)")
         if i > state.round and len(tower) != TOKENS_PER_TOWER:
             raise RecordError(f"towers[{i}] must hold {TOKENS_PER_TOWER} tokens until its round (T2)")
-        _at_most(tower, TOKENS_PER_TOWER, f"towers[{i}]")
+        check_at_most(tower, TOKENS_PER_TOWER, f"towers[{i}]")
 
 
 def _tokens_conserved(state: TriquetaState) -> None:
@@ -103,7 +95,7 @@ def _turn(state: TriquetaState) -> None:
 
 def _pending(state: TriquetaState) -> None:
     pending = state.pending
-    _at_most(pending, SLOTS if state.duo else 1, "pending")
+    check_at_most(pending, SLOTS if state.duo else 1, "pending")
     for i, token in enumerate(pending):
         check_range(token, -1, NUM_ANIMALS - 1, f"pending[{i}]")
     used = [token < 0 for token in pending]
@@ -126,7 +118,7 @@ def _final(state: TriquetaState) -> None:
         return
     if final is None:
         raise RecordError("final must hold each seat's T7 choice once the game is over")
-    _length(final, state.num_players, "final")
+    check_length(final, state.num_players, "final")
     for seat, entry in enumerate(final):
         what = f"final[{seat}]"
         if set(entry) != {"added", "boxed"}:
@@ -156,7 +148,7 @@ def validate(state: TriquetaState) -> None:
     _per_seat(state)
     if sum(state.trees) != min(state.round, TREE_TILES):
         raise RecordError("trees: one tree tile per round begun after the first (T3)")
-    _length(state.towers, TOWERS, "towers")
+    check_length(state.towers, TOWERS, "towers")
     for i, tower in enumerate(state.towers):
         _animals(tower, f"towers[{i}]")
     _animals(state.gone, "gone")
