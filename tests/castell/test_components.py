@@ -107,3 +107,20 @@ def test_bad_options_are_option_errors():
         GAME.new_game(5, seed=1)
     with pytest.raises(OptionError, match="performance_tokens"):
         GAME.new_game(2, seed=1, performance_tokens="some")
+
+
+def test_games_on_the_shipped_components_pin_their_fingerprint_too():
+    """Reproduces: records made with the built-in data pinned nothing (components: ""), so a
+    corrected data file replayed them silently with other scores and once another winner."""
+    state = GAME.new_game(2, seed=1)
+    assert state.options["components"] == f"#sha256={load_components('').sha256}"
+    record = GameRecord(game="castell", num_players=2, seed=1, options=dict(state.options))
+    assert record.replay().options == state.options
+    record.options["components"] = "#sha256=" + "0" * 64  # the shipped data as it was when "recorded"
+    with pytest.raises((RecordError, DataError), match="changed since the game was recorded"):
+        record.replay()
+
+
+def test_records_from_before_the_pin_still_replay():
+    record = GameRecord(game="castell", num_players=2, seed=1, options={"components": ""})
+    assert not record.replay().is_terminal

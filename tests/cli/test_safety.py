@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -13,8 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from meeple import load
+from meeple.cli.render import catalog, event_text
 from meeple.cli.session import WIPE, move_number
 from meeple.core.record import GameRecord
+from meeple.core.registry import games as game_names
+from meeple.core.rng import Rng
 from tests.cli.terminal import Terminal, meeple
 
 
@@ -232,3 +237,42 @@ def test_arena_workers_are_capped_by_cores_and_games():
     assert usable_workers(500, 3) <= 3
     assert usable_workers(500, 1000) <= (os.cpu_count() or 1)
     assert usable_workers(1, 10) == 1
+
+
+THIRD_PERSON_AFTER_YOU = re.compile(
+    r"\bYou (draws|takes|places|keeps|returns|adds|boxes|moves|plays|gives|finds|swaps|earns|passes|opens|starts"
+    r"|is|has)\b",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_the_one_person_at_the_table_is_addressed_as_you_in_good_english(name):
+    """Reproduces: "You draws", "You takes" in a game against bots."""
+    game = load(name)
+    cat = catalog(name, "en")
+    cat.player_names = ["You", "Player 2 (greedy)", "Player 3 (greedy)"]
+    state = game.new_game(3, seed=4)
+    rng = Rng(4)
+    seen = 0
+    while not state.is_terminal and seen < 400:
+        legal = state.legal_actions()
+        for event in state.apply(legal[rng.below(len(legal))]):
+            text = event_text(event, 0, cat, you=0)
+            assert not THIRD_PERSON_AFTER_YOU.search(text), text
+            assert "event." not in text
+            seen += 1
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_you_wording_has_the_placeholders_of_its_event(name):
+    import tomllib
+    from importlib import resources
+
+    text = resources.files(f"meeple.games.{name}").joinpath("locale/en.toml").read_text("utf-8")
+    events = tomllib.loads(text)["event"]
+    fields = re.compile(r"\{(\w+)")
+    for key, text in events.items():
+        if key.endswith("_you"):
+            base = events[key.removesuffix("_you")]
+            assert set(fields.findall(text)) <= set(fields.findall(base)), key

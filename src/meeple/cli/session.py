@@ -113,7 +113,8 @@ class Session:
 
     def _show_events(self, events: list[Event], viewer: int | None) -> None:
         for event in events:
-            self.console.print("  " + event_text(event, viewer, self.cat), markup=False, highlight=False)
+            text = event_text(event, viewer, self.cat, you=self.viewer)
+            self.console.print("  " + text, markup=False, highlight=False)
 
     def _ask(self, prompt: str, default: str | None = None) -> str:
         """One line from the person; EOFError when there is no more input (also when standard

@@ -100,9 +100,10 @@ class CastellState(State[Action]):
         """The rulebook's set-up A-F with rulings K2, K3, K7, K10; seat 0 starts."""
         components = components_for_option(options["components"])
         directory, _ = parse_components_option(options["components"])
-        if directory:
-            # Pin the content so a record of this game replays only against the same files.
-            options = {**options, "components": f"{directory}#sha256={components.sha256}"}
+        # Pin the content, the shipped data's too ("#sha256=..."), so a record of this game
+        # replays only against the same components: a corrected data file must not silently
+        # change the scores of saved games.
+        options = {**options, "components": f"{directory}#sha256={components.sha256}"}
         n = num_players
         rng = Rng(seed)
         bag = [size for size in SIZES for _ in range(components.castellers[size])]
