@@ -143,7 +143,7 @@ def test_random_actions_are_refused_without_changing_anything(name, seed, moves,
         assert canonical(state.to_json()) == before
     for bad in (-1, game.num_actions(3), 2**70, "3", None, 1.0, True):
         with pytest.raises(IllegalAction):
-            state.action_from_id(bad)  # type: ignore[arg-type]
+            state.action_from_id(bad)
         with pytest.raises(IllegalAction):
-            state.action_id(bad)  # type: ignore[arg-type]
+            state.action_id(bad)
     assert canonical(state.to_json()) == before
