@@ -147,7 +147,7 @@ class ISMCTSBot(Bot):
         if start is None:
             start = time.perf_counter()
         # A garbage collection can pause for 0.1 s or more once a process holds large caches
-        # (Castell's solver), which alone would break the 10% time promise; the search makes no
+        # (a game's solver caches), which alone would break the 10% time promise; the search makes no
         # reference cycles, so the collector is paused. Resuming it would trigger the collection
         # its counts owe at the next allocation, inside the move after the deadline; collecting
         # the young generations before resuming, within the margin, settles those counts.

@@ -221,7 +221,7 @@ def bench(
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="How long to run."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     option: list[str] | None = OptionsOpt,
-    part: str | None = typer.Option(None, "--part", help="Time one of the game's own parts (castell: towers)."),
+    part: str | None = typer.Option(None, "--part", help="Time one of the game's own parts (`meeple games` lists them)."),
     bot: str | None = typer.Option(None, "--bot", help="Measure a search bot instead (ismcts[:level]): iterations/s."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the benchmark positions."),
 ) -> None:
@@ -382,6 +382,8 @@ def list_games() -> None:
         console.print(f"{name:10} {the_game.title} ({players})", highlight=False)
         for spec in the_game.option_specs:
             console.print(f"           --option {spec.name}={spec.default}  {spec.help}", markup=False, highlight=False)
+        for part in the_game.benchmarks():
+            console.print(f"           bench --part {part}", markup=False, highlight=False)
 
 
 class _UsageMessage(Protocol):
