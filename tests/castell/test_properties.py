@@ -54,9 +54,13 @@ def invariants(state: State[Any]) -> None:
 
 
 @settings(max_examples=80, deadline=None)
-@given(seed=st.integers(0, 2**32), n=st.integers(2, 4), wheel=st.sampled_from(["standard", "advanced"]))
-def test_random_games_conform(seed, n, wheel):
-    check_random_game(GAME, n, seed, {"wheel": wheel}, extra=invariants, views_every=25)
+@given(
+    seed=st.integers(0, 2**32), n=st.integers(2, 4), wheel=st.sampled_from(["standard", "advanced"]),
+    refill=st.sampled_from(["top_up", "add"]), prize_ties=st.sampled_from(["lowest", "one_lower"]),
+)
+def test_random_games_conform(seed, n, wheel, refill, prize_ties):
+    options = {"wheel": wheel, "refill": refill, "prize_ties": prize_ties}  # K2, K9 (amended)
+    check_random_game(GAME, n, seed, options, extra=invariants, views_every=25)
 
 
 @settings(max_examples=100, deadline=None)

@@ -74,6 +74,34 @@ def test_K2_refill_tops_up_while_the_bag_lasts():
     assert castellers_total(s) == total
 
 
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_K2_refill_add_adds_five_four_three_to_each_region(n):
+    """K2 (amended), option refill=add: the translation's other reading of the refill sentence
+    (5/4/3 castellers per region with 4/3/2 players)."""
+    per_region = {2: 3, 3: 4, 4: 5}[n]
+    for refill, expected in (("top_up", lambda before: max(before, per_region)),
+                             ("add", lambda before: before + per_region)):
+        s = placed(n=n, seed=4, refill=refill)
+        s.pool = [[0] * 11 for _ in REGIONS]
+        s.pool[0][5] = 2
+        s.pool[1][6] = per_region + 1
+        before = [sum(p) for p in s.pool]
+        total = castellers_total(s)
+        last_turn(s, 2, ())
+        s.apply(A.END_TURN)
+        assert [sum(p) for p in s.pool] == [expected(b) for b in before], refill
+        assert castellers_total(s) == total
+
+
+def test_K2_refill_add_still_stops_when_the_bag_is_empty():
+    s = placed(n=4, seed=4, refill="add")
+    s.pool = [[0] * 11 for _ in REGIONS]
+    s.bag = s.bag[:7]
+    last_turn(s, 2, ())
+    s.apply(A.END_TURN)
+    assert s.bag == [] and [sum(p) for p in s.pool] == [5, 2, 0, 0, 0, 0, 0]
+
+
 # -- K3 wheel -------------------------------------------------------------------------------------
 def test_K3_wheel_turns_one_step_from_round_2():
     s = new(4, seed=9)
@@ -338,6 +366,27 @@ def test_K9_single_entrant_takes_ribbon_and_all_tokens():
     assert sorted(s.size_tokens[1]) == [(m, 3), (m, 10), (m, 10)]
     assert s.regions_held(1) == 1
     assert s.score_breakdown()[1]["size_tokens"] == 2 + 1 + 2
+
+
+def test_K13_a_size_shown_twice_counts_once_and_each_token_is_won_on_its_own():
+    """K13: festival tokens 10, 10, 3. A size-10 casteller adds 1 to the tower score, not 2, and
+    entry needs one of each size; both size-10 tokens go to the entrant with the most 10s."""
+    s = placed(where="mataro")
+    s.teams[0] = team(s10=3, s9=2, s8=1, s3=1)
+    s.teams[1] = team(s10=2, s9=2, s8=1, s3=1)
+    s.skills = [[2, 0, 0, 0, 0] for _ in range(4)]  # balance 2: two levels as wide as the one below
+    s.pawn[1] = region("mataro")
+    last_turn(s, 9, (fest("mataro", 10, 10, 3),))
+    s.apply(A.END_TURN)
+    towers = {0: ((10, 10, 10), (9, 9), (8,), (3,)), 1: ((10, 10), (9, 9), (8,), (3,))}
+    while s.phase == 1 and s.queue:
+        seat = s.current
+        s.apply(A.Enter(0, towers[seat]) if seat in towers else A.DECLINE)
+    scores = {e["seat"]: e["score"] for e in s.results[-1]["entrants"]}
+    assert scores == {0: 4 + 3 + 1, 1: 4 + 2 + 1}  # levels + each 10 once + the 3
+    m = region("mataro")
+    assert sorted(s.size_tokens[0]) == [(m, 10), (m, 10)]  # one entrant wins both 10 tokens
+    assert s.size_tokens[1] == [] and s.results[-1]["discarded"] == [3]  # tied on 3s
 
 
 def test_K7_several_festivals_in_a_round_are_scored_separately():

@@ -32,6 +32,18 @@ def test_K9_prize_table_by_entrants():
     assert prizes([]) == []
 
 
+def test_K9_prize_ties_one_lower_takes_one_place_below_the_tie():
+    """K9 (amended), option prize_ties=one_lower: the translation's wording. It differs from
+    K9 only when three or more entrants tie."""
+    assert prizes([17, 17, 9], "one_lower") == prizes([17, 17, 9]) == [3, 3, 1]  # example I
+    assert prizes([10, 10], "one_lower") == [1, 1]
+    assert prizes([10, 10, 10], "one_lower") == [3, 3, 3]  # K9: 1, 1, 1
+    assert prizes([10, 7, 7, 7], "one_lower") == [5, 1, 1, 1]  # K9: 5, 0, 0, 0
+    assert prizes([9, 9, 9, 9], "one_lower") == [3, 3, 3, 3]  # K9: 0 each
+    assert prizes([10, 7, 7], "one_lower") == [5, 1, 1]
+    assert prizes([12], "one_lower") == [1]
+
+
 def test_K9_ties_take_the_lowest_place_of_their_group():
     assert prizes([10, 10]) == [1, 1]
     assert prizes([10, 10, 10]) == [1, 1, 1]

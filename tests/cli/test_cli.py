@@ -130,6 +130,19 @@ def test_games_lists_triqueta():
     assert "triqueta" in meeple("games").stdout
 
 
+def test_games_lists_the_amended_rulings_options():
+    """T9, K2, K9 (amended): the options are listed with the game."""
+    listing = meeple("games").stdout
+    for option in ("--option duo=False", "--option refill=top_up", "--option prize_ties=lowest"):
+        assert option in listing
+
+
+def test_duo_at_three_players_is_an_option_error():
+    result = meeple("play", "triqueta", "--players", "3", "--option", "duo=true", stdin="q\n")
+    assert result.returncode == 2
+    assert result.stderr.strip() == "meeple: error: option duo (T9) is for two players, not 3"
+
+
 def test_arena_json_is_deterministic_and_plots(tmp_path):
     args = ["arena", "triqueta", "--bots", "ismcts:20,greedy,random", "--players", "3", "--games", "6",
             "--seed", "2", "--workers", "2", "--json", "--plot", str(tmp_path / "r.png")]

@@ -37,7 +37,7 @@ def test_ids_are_the_protocols_fixed_table():
 
 
 def test_ids_round_trip_over_random_play():
-    state = GAME.new_game(3, seed=12, duo=True)
+    state = GAME.new_game(2, seed=12, duo=True)  # T9: duo is for two players
     rng = Rng(12)
     while not state.is_terminal:
         legal = state.legal_actions()

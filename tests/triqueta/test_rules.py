@@ -2,12 +2,13 @@
 
 import pytest
 
-from meeple.core.errors import IllegalAction
+from meeple.core.errors import IllegalAction, OptionError, RecordError
 from meeple.games.triqueta.components import VALUES
 from meeple.games.triqueta.scoring import animal_points, best_face_down_choice, collection_points
 from tests.triqueta.helpers import (
     BEAR,
     DEER,
+    GAME,
     OWL,
     RABBIT,
     RAM,
@@ -326,6 +327,35 @@ def test_T9_duo_draws_two_and_requires_two_different_actions():
     state.apply(discard(1))
     assert state.rows[0] == [BEAR] and state.returned[0] == [OWL]
     assert state.current_player == 1
+
+
+def test_T9_duo_is_for_two_players_only():
+    """T9 (amended): asking for duo at 3-5 players is an option error, like any bad option."""
+    assert new(2, duo=True).options["duo"]
+    for players in (3, 4, 5):
+        with pytest.raises(OptionError, match="duo"):
+            new(players, duo=True)
+        data = new(players).to_json()
+        data["options"] = {"duo": True}
+        with pytest.raises(RecordError, match="duo"):
+            GAME.from_json(data)
+
+
+def test_T9_duo_the_towers_last_token_is_placed_or_kept_never_returned():
+    """T9 (amended): with a single token left the player takes it and places or keeps it."""
+    state = new(2, duo=True)
+    tower = state.towers[state.round]
+    state.towers[state.round + 1].extend(tower[:-1])  # leave one token; all 60 stay in the box
+    del tower[:-1]
+    state.apply(draw)
+    assert len(state.pending) == 1
+    assert {a.kind for a in state.legal_actions()} == {"place", "keep"}
+    before = state.to_json()
+    with pytest.raises(IllegalAction, match="T9"):
+        state.apply(discard(0))
+    assert state.to_json() == before
+    state.apply(keep)
+    assert state.face_down[0] and not state.returned[0]
 
 
 def test_T9_duo_keeps_still_count_towards_the_limit_of_two():

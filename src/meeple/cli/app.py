@@ -221,7 +221,7 @@ def bench(
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="How long to run."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     option: list[str] | None = OptionsOpt,
-    part: str | None = typer.Option(None, "--part", help="Time one of the game's own parts (`meeple games` lists them)."),
+    part: str | None = typer.Option(None, "--part", help="Time one of the game's own parts (see `meeple games`)."),
     bot: str | None = typer.Option(None, "--bot", help="Measure a search bot instead (ismcts[:level]): iterations/s."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the benchmark positions."),
 ) -> None:

@@ -171,10 +171,15 @@ class Game(ABC, Generic[StateT, ActionT]):
             resolved[name] = specs[name].coerce(value)
         return resolved
 
+    def check_options(self, num_players: int, options: Mapping[str, Any]) -> None:
+        """Raise OptionError for resolved options that do not fit the player count (a variant
+        for two players asked for at five). Games with such options override this."""
+
     def new_game(self, num_players: int, seed: int | str | None = None, **options: Any) -> StateT:
         """A fresh game. The same seed and options always give the same game."""
         self.check_players(num_players)
         resolved = self.resolve_options(options)
+        self.check_options(num_players, resolved)
         try:
             seed_value = seed_from(seed)
         except (TypeError, ValueError):
@@ -326,6 +331,7 @@ class State(ABC, Generic[ActionT]):
             if not isinstance(options, dict):
                 raise OptionError(f"options must be an object, not {options!r}")
             options = game.resolve_options(options)
+            game.check_options(players, options)  # type: ignore[arg-type]
         except OptionError as exc:
             raise RecordError(f"{game.title} state: {exc}") from None
         given = {"game": game, "num_players": players, "options": options}

@@ -426,7 +426,7 @@ class Festival:
         self.tile = tile
         self.region = region
         self.tokens = tokens  # the size tokens under the tile (a size may repeat)
-        self.sizes = tuple(sorted(set(tokens)))  # the sizes the audience wants
+        self.sizes = tuple(sorted(set(tokens)))  # the sizes the audience wants, each once (K13)
 
     def to_json(self) -> list[Any]:
         return [self.tile, self.region, list(self.tokens)]

@@ -13,7 +13,7 @@ from meeple.games.castell.state import CastellState
 
 
 class CastellGame(Game[CastellState, Action]):
-    """Castell, 2-4 players (rulings K1-K11)."""
+    """Castell, 2-4 players (rulings K1-K13)."""
 
     name = "castell"
     title = "Castell"
@@ -29,6 +29,17 @@ class CastellGame(Game[CastellState, Action]):
             "performance_tokens", "own",
             "tokens a local performance moves to the player board: own (ruling K10) or all (rulebook text)",
             ("own", "all"),
+        ),
+        OptionSpec(
+            "refill", "top_up",
+            "rounds 3, 5, 7, 9: top each region up to 5/4/3 castellers (K2) or add 5/4/3 to it (add)",
+            ("top_up", "add"),
+        ),
+        OptionSpec(
+            "prize_ties", "lowest",
+            "tied festival entrants take the prize of the lowest place their group covers (K9) or "
+            "the prize one place below the place they tie for (one_lower)",
+            ("lowest", "one_lower"),
         ),
     )
     state_class = CastellState

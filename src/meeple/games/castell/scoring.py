@@ -11,9 +11,11 @@ PRIZE_TABLE: dict[int, tuple[int, ...]] = {1: (1,), 2: (3, 1), 3: (5, 3, 1)}
 REGION_VARIETY: tuple[int, ...] = (0, 0, 1, 3, 5, 7, 10, 14)
 
 
-def prizes(scores: Sequence[int]) -> list[int]:
+def prizes(scores: Sequence[int], ties: str = "lowest") -> list[int]:
     """K9 prize value per entrant. Tied entrants each take the prize of the lowest place their
-    group covers (example I: 17, 17, 9 -> 3, 3, 1)."""
+    group covers (example I: 17, 17, 9 -> 3, 3, 1). With `ties="one_lower"` (option
+    `prize_ties`, the translation's wording) they take the prize one place below the place they
+    tie for; the readings differ only when three or more tie (5, 5, 5 -> 1, 1, 1 or 3, 3, 3)."""
     table = PRIZE_TABLE[min(len(scores), 3)] if scores else ()
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
     out = [0] * len(scores)
@@ -22,7 +24,8 @@ def prizes(scores: Sequence[int]) -> list[int]:
         end = place
         while end + 1 < len(order) and scores[order[end + 1]] == scores[order[place]]:
             end += 1
-        value = table[end] if end < len(table) else 0
+        taken = end if ties == "lowest" or end == place else place + 1
+        value = table[taken] if taken < len(table) else 0
         for k in range(place, end + 1):
             out[order[k]] = value
         place = end + 1

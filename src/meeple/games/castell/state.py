@@ -148,13 +148,14 @@ class CastellState(State[Action]):
             state.teams.append(team)
         return state
 
-    def _fill_regions(self, log: list[Event] | None) -> None:
-        """K2: top every region up to 5/4/3 castellers while the bag lasts, in region order."""
+    def _fill_regions(self, log: list[Event] | None, refill: str = "top_up") -> None:
+        """K2: top every region up to 5/4/3 castellers while the bag lasts, in region order; with
+        `refill="add"` (option `refill`, the translation's other reading) add 5/4/3 to each."""
         target = PER_REGION[self.num_players]
         bag = self.bag
         for r, pool in enumerate(self.pool):
             drawn = []
-            missing = target - sum(pool)
+            missing = target if refill == "add" else target - sum(pool)
             while missing > 0 and bag:
                 size = bag.pop()
                 pool[size] += 1
@@ -424,7 +425,9 @@ class CastellState(State[Action]):
         for slot, fest in enumerate(self.festivals[self.round]):
             entrants = [(seat, tower) for seat, s, tower in self.entries if s == slot]
             scores = [festival_score(tower, fest.sizes) for _, tower in entrants]
-            awards = prizes(scores)
+            awards = prizes(scores, self.options["prize_ties"])
+            # K13: a size shown on two or three tokens counts once in the score (fest.sizes is
+            # the set of sizes), but each token is awarded on its own.
             won = size_token_winners([needed(t) for _, t in entrants], fest.tokens)
             placed: list[dict[str, Any]] = []
             result = {
@@ -468,7 +471,7 @@ class CastellState(State[Action]):
         if log is not None:
             log.append(Event("round_start", self.first, {"round": self.round}))
         if self.round in REFILL_ROUNDS:
-            self._fill_regions(log)
+            self._fill_regions(log, self.options["refill"])
         self._start_turns()
 
     # -- results --------------------------------------------------------------------------------

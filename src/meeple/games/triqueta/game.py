@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from meeple.core.errors import OptionError
 from meeple.core.protocol import Game, OptionSpec
 from meeple.games.triqueta.actions import NUM_ACTIONS, Action, action_from_json
 from meeple.games.triqueta.components import MAX_PLAYERS
@@ -18,10 +20,15 @@ class TriquetaGame(Game[TriquetaState, Action]):
     min_players = 2
     max_players = MAX_PLAYERS
     option_specs = (
-        OptionSpec("duo", False, "T9: draw two tokens and do two different things with them"),
+        OptionSpec("duo", False, "T9: draw two tokens and do two different things with them (2 players only)"),
     )
     state_class = TriquetaState
     heuristics_module = "meeple.games.triqueta.heuristics"
+
+    def check_options(self, num_players: int, options: Mapping[str, Any]) -> None:
+        """T9 (amended): the duo variant is for two players only."""
+        if options["duo"] and num_players != 2:
+            raise OptionError(f"option duo (T9) is for two players, not {num_players}")
 
     def num_actions(self, num_players: int, **options: Any) -> int:
         """The same 20 actions for every player count (see actions.py)."""

@@ -112,7 +112,7 @@ class TriquetaState(State[Action]):
                 found.extend(place_action(r, slot) for r in range(len(rows)) if rows[r] is not None)
             if can_keep and used != KEEP:
                 found.append(keep_action(slot))
-            if self.duo and used != DISCARD:
+            if self.duo and used != DISCARD and len(pending) == 2:  # T9: not the tower's last token
                 found.append(discard_action(slot))
         return found
 
@@ -150,6 +150,8 @@ class TriquetaState(State[Action]):
             raise IllegalAction("T4", "you already keep 2 tokens face down")
         if kind == DISCARD and not self.duo:
             raise IllegalAction("T9", "returning a token to the box is only part of the duo variant")
+        if kind == DISCARD and len(self.pending) == 1:
+            raise IllegalAction("T9", "the tower's last token may be placed or kept, not returned to the box")
 
     # -- doing ----------------------------------------------------------------------------------
     def _do(self, action: Action, log: list[Event] | None) -> None:

@@ -139,7 +139,8 @@ def tower_uses(tower: Tower, width_level: int = 0) -> tuple[int, int, int, int, 
 
 
 def festival_score(tower: Tower, festival_sizes: Iterable[int]) -> int:
-    """K8: one point per level plus one per casteller whose size is a festival size."""
+    """K8: one point per level plus one per casteller whose size is a festival size (K13: a
+    size the festival shows twice counts once)."""
     wanted = set(festival_sizes)
     return len(tower) + sum(1 for level in tower for s in level if s in wanted)
 
