@@ -3,6 +3,8 @@ mistake with a traceback (each test reproduces one way it used to)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
@@ -13,8 +15,11 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from meeple import load
+from meeple.cli.app import main
 from meeple.cli.render import catalog, event_text
 from meeple.cli.session import WIPE, move_number
 from meeple.core.record import GameRecord
@@ -143,6 +148,13 @@ BAD_RECORDS: dict[str, bytes] = {
     "options-list": json.dumps({"format": "meeple-record", "version": 1, "game": "triqueta", "num_players": 2,
                                 "seed": 1, "options": [], "players": [], "actions": []}).encode(),
     "empty": b"",
+    "celtica-type-list": json.dumps({"format": "meeple-record", "version": 1, "game": "celtica", "num_players": 2,
+                                     "seed": 1, "options": {}, "players": [],
+                                     "actions": [{"type": ["play"]}]}).encode(),
+    "triominos-tile-list": json.dumps({"format": "meeple-record", "version": 1, "game": "triominos", "num_players": 2,
+                                       "seed": 1, "options": {}, "players": [],
+                                       "actions": [{"type": "place", "tile": ["0-0-0"], "x": 0, "y": 0, "dir": "up",
+                                                    "rot": 0}]}).encode(),
 }
 
 
@@ -152,6 +164,21 @@ def test_a_bad_record_file_is_one_line_and_exit_2(tmp_path, name, command):
     path = tmp_path / f"{name}.json"
     path.write_bytes(BAD_RECORDS[name])
     _one_line_error(meeple(command[0], str(path), *command[1:], cwd=tmp_path))
+
+
+@settings(max_examples=60)
+@given(data=st.binary(max_size=200) | st.builds(lambda t: t.encode(), st.text(max_size=200)))
+def test_random_bytes_given_to_the_cli_are_one_line_and_exit_2(tmp_path_factory, data):
+    """Fuzz the command line's loaders in-process (the same main() the `meeple` command runs)."""
+    path = tmp_path_factory.mktemp("fuzz") / "record.json"
+    path.write_bytes(data)
+    for argv in (["replay", str(path)], ["replay", str(path), "--json"], ["play", "--resume", str(path)]):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2, (argv, err.getvalue())
+        lines = err.getvalue().strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("meeple: error:"), err.getvalue()
 
 
 def test_a_device_or_huge_file_is_refused_not_read_to_the_end(tmp_path):
