@@ -5,7 +5,7 @@
     >>> state = game.new_game(3, seed=7)
 """
 
-from .core import GameRecord, IllegalAction, games, load
+from meeple.core import GameRecord, IllegalAction, games, load
 
 __all__ = ["GameRecord", "IllegalAction", "games", "load"]
 __version__ = "0.1.0"

@@ -1,5 +1,5 @@
 """`python -m meeple` is the `meeple` command."""
 
-from .cli.main import run
+from meeple.cli.main import run
 
 run()

@@ -32,15 +32,15 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
-from ..core import registry
-from ..core.errors import OptionError
-from ..core.observation import Observation
-from ..core.protocol import Action, State
-from ..core.registry import load
-from ..core.rng import Rng
-from .bots import Bot, make_bot
-from .match import derive_seed, play_game
-from .ratings import mean_ci95, openskill_ratings, ranks_from_results, wilson_ci95
+from meeple.ai.bots import Bot, make_bot
+from meeple.ai.match import derive_seed, play_game
+from meeple.ai.ratings import mean_ci95, openskill_ratings, ranks_from_results, wilson_ci95
+from meeple.core import registry
+from meeple.core.errors import OptionError
+from meeple.core.observation import Observation
+from meeple.core.protocol import Action, State
+from meeple.core.registry import load
+from meeple.core.rng import Rng
 
 
 def seatings(num_bots: int, players: int) -> list[tuple[int, ...]]:
@@ -331,6 +331,6 @@ def summarize(game: str, specs: list[str], players: int, seed: int, options: dic
 
 def plot_ratings(result: ArenaResult, path: str) -> None:
     """Write a PNG chart of the ratings (see meeple.ai.plot)."""
-    from .plot import plot_ratings as plot
+    from meeple.ai.plot import plot_ratings as plot
 
     plot(result, path)

@@ -13,11 +13,11 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from ..core.errors import OptionError
-from ..core.observation import Observation
-from ..core.protocol import Action, State
-from ..core.registry import heuristics
-from ..core.rng import Rng
+from meeple.core.errors import OptionError
+from meeple.core.observation import Observation
+from meeple.core.protocol import Action, State
+from meeple.core.registry import heuristics
+from meeple.core.rng import Rng
 
 
 class Bot(ABC):

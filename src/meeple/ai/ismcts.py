@@ -26,12 +26,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..core.errors import OptionError
-from ..core.observation import Observation
-from ..core.protocol import Action, SearchTuning, State
-from ..core.registry import heuristics, load
-from ..core.rng import Rng
-from .bots import Bot, register_bot
+from meeple.ai.bots import Bot, register_bot
+from meeple.core.errors import OptionError
+from meeple.core.observation import Observation
+from meeple.core.protocol import Action, SearchTuning, State
+from meeple.core.registry import heuristics, load
+from meeple.core.rng import Rng
 
 
 @dataclass(frozen=True)

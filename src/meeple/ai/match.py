@@ -8,11 +8,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..core.observation import Observation
-from ..core.protocol import Game, State
-from ..core.rng import Rng
-from ..core.shares import win_shares
-from .bots import Bot
+from meeple.ai.bots import Bot
+from meeple.core.observation import Observation
+from meeple.core.protocol import Game, State
+from meeple.core.rng import Rng
+from meeple.core.shares import win_shares
 
 T = TypeVar("T")
 

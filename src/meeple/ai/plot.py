@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .arena import ArenaResult
+    from meeple.ai.arena import ArenaResult
 
 
 def plot_ratings(result: ArenaResult, path: str) -> None:

@@ -15,17 +15,17 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..ai.arena import ArenaResult, play_arena_game, summarize
-from ..ai.bots import Bot, make_bot
-from ..ai.match import derive_seed, random_playouts, rotated_seating
-from ..core.errors import MeepleError, OptionError
-from ..core.i18n import check_language
-from ..core.record import GameRecord
-from ..core.registry import load
-from ..core.rng import seed_from
-from .options import parse_bots, parse_options
-from .outputs import check_output_file, prepare_output_folder, reserve_new_file
-from .render import breakdown_table, catalog, renderer
+from meeple.ai.arena import ArenaResult, play_arena_game, summarize
+from meeple.ai.bots import Bot, make_bot
+from meeple.ai.match import derive_seed, random_playouts, rotated_seating
+from meeple.cli.options import parse_bots, parse_options
+from meeple.cli.outputs import check_output_file, prepare_output_folder, reserve_new_file
+from meeple.cli.render import breakdown_table, catalog, renderer
+from meeple.core.errors import MeepleError, OptionError
+from meeple.core.i18n import check_language
+from meeple.core.record import GameRecord
+from meeple.core.registry import load
+from meeple.core.rng import seed_from
 
 app = typer.Typer(
     name="meeple",
@@ -97,7 +97,7 @@ def play(
     ),
 ) -> None:
     """Play a game in the terminal against bots, or hot-seat with friends."""
-    from .session import Session
+    from meeple.cli.session import Session
 
     check_language(lang)
     if resume is not None:
@@ -243,7 +243,7 @@ def bench(
     n = players if players is not None else the_game.max_players
     the_game.check_players(n)
     if bot is not None:
-        from ..ai.ismcts import bench_ismcts
+        from meeple.ai.ismcts import bench_ismcts
 
         kind, _, level = bot.partition(":")
         if kind.strip().lower() != "ismcts":
@@ -278,8 +278,8 @@ def arena(
     option: list[str] | None = OptionsOpt,
 ) -> None:
     """Rate bots against each other: rotated seatings, parallel games, win share, score and OpenSkill rating."""
-    from ..ai.arena import plot_ratings, run_arena
-    from ..ai.bots import split_bot_specs
+    from meeple.ai.arena import plot_ratings, run_arena
+    from meeple.ai.bots import split_bot_specs
 
     specs = split_bot_specs(bots)
     if plot is not None:
@@ -374,7 +374,7 @@ def render(
 @app.command(name="games")
 def list_games() -> None:
     """List the games meeple can load, with their rule options and defaults."""
-    from ..core.registry import games
+    from meeple.core.registry import games
 
     for name in games():
         the_game = load(name)

@@ -2,6 +2,6 @@
 
 
 def run() -> None:
-    from .app import main
+    from meeple.cli.app import main
 
     main()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ai.bots import Bot, make_bot, split_bot_specs
-from ..core.errors import OptionError
+from meeple.ai.bots import Bot, make_bot, split_bot_specs
+from meeple.core.errors import OptionError
 
 
 def parse_bots(text: str | None) -> list[Bot]:

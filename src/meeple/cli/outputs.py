@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..core.errors import OptionError
+from meeple.core.errors import OptionError
 
 
 def check_output_file(path: Path, flag: str) -> Path:

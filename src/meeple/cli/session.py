@@ -19,12 +19,12 @@ from rich.prompt import Prompt
 from rich.rule import Rule
 from rich.text import Text
 
-from ..ai.bots import Bot
-from ..ai.match import seat_streams
-from ..core.observation import Observation
-from ..core.protocol import Action, Event, State
-from ..core.record import GameRecord
-from .render import action_label, breakdown_table, catalog, event_text, renderer
+from meeple.ai.bots import Bot
+from meeple.ai.match import seat_streams
+from meeple.cli.render import action_label, breakdown_table, catalog, event_text, renderer
+from meeple.core.observation import Observation
+from meeple.core.protocol import Action, Event, State
+from meeple.core.record import GameRecord
 
 #: Erase the screen, then the scrollback (xterm's ED 3, understood by the common terminals),
 #: then home the cursor.

@@ -1,10 +1,10 @@
 """The game protocol and what every game shares: errors, randomness, records, registry."""
 
-from .errors import DataError, IllegalAction, MeepleError, OptionError, RecordError
-from .protocol import Action, Event, Game, OptionSpec, State
-from .record import GameRecord
-from .registry import games, heuristics, load
-from .rng import Rng
+from meeple.core.errors import DataError, IllegalAction, MeepleError, OptionError, RecordError
+from meeple.core.protocol import Action, Event, Game, OptionSpec, State
+from meeple.core.record import GameRecord
+from meeple.core.registry import games, heuristics, load
+from meeple.core.rng import Rng
 
 __all__ = [
     "Action",

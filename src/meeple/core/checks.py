@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sized
 from typing import Any, TypeGuard
 
-from .errors import RecordError
+from meeple.core.errors import RecordError
 
 
 def is_whole(value: Any) -> TypeGuard[int]:

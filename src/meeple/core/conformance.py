@@ -13,9 +13,9 @@ from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import Any
 
-from .errors import IllegalAction
-from .protocol import Game, State, StateT
-from .rng import Rng
+from meeple.core.errors import IllegalAction
+from meeple.core.protocol import Game, State, StateT
+from meeple.core.rng import Rng
 
 
 def canonical(obj: Any) -> str:

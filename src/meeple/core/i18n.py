@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from .errors import DataError, OptionError
+from meeple.core.errors import DataError, OptionError
 
 LANGUAGES = ("en", "zh-Hant")
 

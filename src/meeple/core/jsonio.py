@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .errors import RecordError
+from meeple.core.errors import RecordError
 
 #: The largest record file read (a long Triominos match is about 100 KB).
 MAX_FILE_BYTES = 8 * 1024 * 1024

@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Generic
 
-from .errors import OptionError
-from .protocol import ActionT, Game, State
-from .rng import Rng
+from meeple.core.errors import OptionError
+from meeple.core.protocol import ActionT, Game, State
+from meeple.core.rng import Rng
 
 #: The seed of the one sample an observation draws.
 SAMPLE_SEED = 0x0B5E_4A71_0F5E_A7ED

@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
-from .errors import IllegalAction, OptionError, RecordError
-from .rng import Rng, seed_from
-from .shares import win_shares
-from .statefields import CONTEXT, SHARED, decode_state, encode_state
+from meeple.core.errors import IllegalAction, OptionError, RecordError
+from meeple.core.rng import Rng, seed_from
+from meeple.core.shares import win_shares
+from meeple.core.statefields import CONTEXT, SHARED, decode_state, encode_state
 
 
 class Action(Protocol):

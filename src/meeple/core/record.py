@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .checks import whole_in_range
-from .errors import MeepleError, RecordError
-from .jsonio import read_json_file
-from .protocol import Action, State
-from .registry import games, load
+from meeple.core.checks import whole_in_range
+from meeple.core.errors import MeepleError, RecordError
+from meeple.core.jsonio import read_json_file
+from meeple.core.protocol import Action, State
+from meeple.core.registry import games, load
 
 FORMAT = "meeple-record"
 VERSION = 1

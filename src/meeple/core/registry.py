@@ -8,8 +8,8 @@ import importlib.util
 from functools import cache
 from typing import Any
 
-from .errors import OptionError
-from .protocol import Game
+from meeple.core.errors import OptionError
+from meeple.core.protocol import Game
 
 #: name -> "module:Class". Each game package adds itself here when it lands.
 GAMES: dict[str, str] = {

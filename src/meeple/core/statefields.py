@@ -29,7 +29,7 @@ import typing
 from collections.abc import Callable
 from typing import Any, Literal, TypeVar, dataclass_transform
 
-from .errors import RecordError
+from meeple.core.errors import RecordError
 
 T = TypeVar("T")
 

@@ -11,7 +11,7 @@ import types
 
 class _CallablePackage(types.ModuleType):
     def __call__(self) -> list[str]:
-        from ..core.registry import games
+        from meeple.core.registry import games
 
         return games()
 

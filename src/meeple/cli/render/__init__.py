@@ -10,9 +10,9 @@ from typing import Any
 
 from rich.table import Table
 
-from ...core.errors import OptionError
-from ...core.i18n import Catalog
-from ...core.protocol import Event, State
+from meeple.core.errors import OptionError
+from meeple.core.i18n import Catalog
+from meeple.core.protocol import Event, State
 
 
 def renderer(game_name: str) -> ModuleType:
