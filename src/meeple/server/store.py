@@ -1,0 +1,122 @@
+"""Where tables live: one small interface, so a PostgreSQL store is a second implementation.
+
+A table is its game record (game, players, seed, options, the accepted actions in order) plus
+metadata: its seats (who sits there, a hash of each seat's credential), its chat, its clock.
+`version` is the number of accepted actions. Every write that changes the game
+(`append_action`, `truncate_actions`) states the version it was made against and fails with
+`StaleVersion` if another writer got there first, so two moves for one table never both apply.
+Every method commits before it returns: what a store method accepted survives a crash.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class StoreError(Exception):
+    """The store could not do what was asked (a bug or an unreachable database)."""
+
+
+class StaleVersion(StoreError):
+    """The table moved on since the version the caller saw; nothing was written."""
+
+
+class NoSuchTable(StoreError):
+    """No table has this id."""
+
+
+@dataclass
+class SeatRow:
+    """One seat: `kind` "human" or "bot"; `bot` the bot spec a bot seat plays (also the bot that
+    took over a human seat that left or ran out of time); `credential_hash` set once claimed."""
+
+    seat: int
+    kind: str
+    bot: str | None = None
+    name: str = ""
+    credential_hash: str | None = None
+    left: bool = False  # a human who left or timed out: a bot plays the seat from now on
+
+
+@dataclass
+class TableRow:
+    """A table as stored. `options` and `clock` are JSON objects; `clock_state` holds each
+    seat's remaining milliseconds and when the current turn started (or is empty)."""
+
+    id: str
+    game: str
+    num_players: int
+    seed: int
+    options: dict[str, Any]
+    seats: list[SeatRow]
+    join_code_hash: str
+    created: float
+    clock: dict[str, Any] = field(default_factory=dict)
+    clock_state: dict[str, Any] = field(default_factory=dict)
+    actions: list[dict[str, Any]] = field(default_factory=list)  # the record's actions, in order
+
+    @property
+    def version(self) -> int:
+        return len(self.actions)
+
+
+@dataclass
+class ChatRow:
+    index: int
+    seat: int | None
+    name: str
+    text: str
+    at: float
+
+
+class Store(ABC):
+    """The storage interface the server uses. Implementations: `SQLiteStore` (embedded, the
+    default), a PostgreSQL store for several processes."""
+
+    @abstractmethod
+    def create_table(self, table: TableRow) -> None:
+        """Store a new table (its id must be new)."""
+
+    @abstractmethod
+    def load_table(self, table_id: str) -> TableRow:
+        """The table with its seats and every accepted action; NoSuchTable if none."""
+
+    @abstractmethod
+    def table_ids(self, unfinished_only: bool = False) -> list[str]:
+        """Ids of all tables (oldest first); with `unfinished_only`, those not marked finished."""
+
+    @abstractmethod
+    def update_seat(self, table_id: str, seat: SeatRow) -> None:
+        """Replace one seat's row (a claim, a name, a departure)."""
+
+    @abstractmethod
+    def append_action(
+        self, table_id: str, expected_version: int, action: dict[str, Any], clock_state: dict[str, Any] | None = None
+    ) -> int:
+        """Append one action if the table is at `expected_version` (else StaleVersion); store
+        the clock state with it in the same transaction. Returns the new version."""
+
+    @abstractmethod
+    def truncate_actions(self, table_id: str, expected_version: int, keep: int) -> int:
+        """Undo: keep the first `keep` actions if the table is at `expected_version`."""
+
+    @abstractmethod
+    def set_finished(self, table_id: str, finished: bool) -> None:
+        """Mark whether the game is over (the listing of open tables leaves finished ones out)."""
+
+    @abstractmethod
+    def set_clock_state(self, table_id: str, clock_state: dict[str, Any]) -> None:
+        """Store the clocks (a turn starting, a seat timing out)."""
+
+    @abstractmethod
+    def add_chat(self, table_id: str, seat: int | None, name: str, text: str, at: float) -> ChatRow:
+        """Append a chat line and return it with its index."""
+
+    @abstractmethod
+    def chat(self, table_id: str, since: int = 0) -> list[ChatRow]:
+        """Chat lines from index `since` on."""
+
+    def close(self) -> None:
+        """Release connections."""
