@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -369,6 +370,28 @@ def render(
     except OSError as exc:
         raise OptionError(f"cannot write {svg}: {exc.strerror or exc}") from None
     console.print(f"wrote {svg}")
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
+    port: int = typer.Option(8000, "--port", help="Port to listen on."),
+    db: str = typer.Option("meeple.db", "--db", help="Where tables are stored: a SQLite file (sqlite:///PATH)."),
+    origin: list[str] | None = typer.Option(None, "--origin", help="Another page origin allowed to connect."),
+) -> None:
+    """Run the game server: tables, seats, live play over WebSockets, bots (docs/server.md)."""
+    import uvicorn
+
+    if not 0 < port < 65536:
+        raise OptionError(f"--port must be 1 to 65535, not {port}")
+    os.environ["MEEPLE_DB"] = db
+    os.environ["MEEPLE_ORIGINS"] = ",".join(origin or ())
+    console.print(f"meeple server at http://{host}:{port}/  (API: http://{host}:{port}/docs; tables in {db})",
+                  markup=False, highlight=False, soft_wrap=True)
+    uvicorn.run(
+        "meeple.server.app:create_app_from_environment", factory=True, host=host, port=port,
+        ws_max_size=64 * 1024, log_level="warning",
+    )
 
 
 @app.command(name="games")

@@ -1,0 +1,294 @@
+"""The HTTP API and the WebSocket of `meeple serve` (FastAPI). docs/server.md describes both.
+
+Acting for a seat needs its credential: `Authorization: Bearer <credential>` on HTTP, the first
+message on a WebSocket (never the URL, which ends up in logs). Everything a client receives is
+built from its seat's view (see `meeple.server.wire`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import TypeAdapter, ValidationError
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.responses import Response
+
+from meeple.core.registry import games, load
+from meeple.server.botpool import BotPool
+from meeple.server.models import (
+    Act,
+    Chat,
+    ClientMessage,
+    CreateTable,
+    GameInfo,
+    Hello,
+    JoinTable,
+    Leave,
+    Ping,
+    TableCreated,
+    TableInfo,
+    Undo,
+)
+from meeple.server.sqlite_store import SQLiteStore
+from meeple.server.store import Store, StoreError
+from meeple.server.tables import Hub, LiveTable, Refused
+from meeple.server.wire import error_message
+
+#: The largest HTTP body or WebSocket message accepted (a move is well under 1 KB).
+MAX_MESSAGE_BYTES = 16 * 1024
+#: A WebSocket client may send this many messages per second on average (bursts of twice that).
+MESSAGES_PER_SECOND = 20
+#: Seconds a new WebSocket has to say hello.
+HELLO_SECONDS = 10.0
+
+bearer = HTTPBearer(auto_error=False, description="A seat's credential, as returned when the seat was taken.")
+Credential = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+_client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+class _BodyLimit(BaseHTTPMiddleware):
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        length = request.headers.get("content-length")
+        if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE_BYTES):
+            return JSONResponse(error_message("too_large", f"bodies are limited to {MAX_MESSAGE_BYTES} bytes"), 413)
+        return await call_next(request)
+
+
+class _Socket:
+    """A WebSocket client as a table sees it."""
+
+    def __init__(self, websocket: WebSocket, seat: int | None) -> None:
+        self.websocket = websocket
+        self.seat = seat
+
+    async def send(self, message: dict[str, Any]) -> None:
+        await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
+
+
+def create_app(store: Store, bots: BotPool | None = None, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
+    """The application over `store`. WebSockets from a browser page are accepted only from this
+    server's own origin or one of `allowed_origins`."""
+    pool = bots or BotPool()
+    hub = Hub(store, pool)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await hub.resume_all()
+        yield
+        hub.close()
+        pool.close()
+        store.close()
+
+    app = FastAPI(
+        title="meeple", version="1", lifespan=lifespan,
+        description="Play Triqueta, Triominos, Celtica and Castell online: tables, seats, live views, bots.",
+    )
+    app.state.hub = hub
+    app.add_middleware(_BodyLimit)
+
+    @app.exception_handler(Refused)
+    async def refused(request: Request, error: Refused) -> JSONResponse:
+        return JSONResponse(error_message(error.code, str(error)), status_code=error.status)
+
+    async def table_or_404(table_id: str) -> LiveTable:
+        return await hub.get(table_id)
+
+    def seat(table: LiveTable, auth: HTTPAuthorizationCredentials | None) -> int:
+        return hub.seat_of(table, auth.credentials if auth else None)
+
+    @app.get("/api/games", response_model=list[GameInfo], summary="The games and their rule options")
+    async def list_games() -> list[GameInfo]:
+        out = []
+        for name in games():
+            game = load(name)
+            out.append(GameInfo(
+                name=name, title=game.title, min_players=game.min_players, max_players=game.max_players,
+                options=[{"name": s.name, "default": s.default, "help": s.help, "choices": list(s.choices or ())}
+                         for s in game.option_specs],
+            ))
+        return out
+
+    @app.post("/api/tables", response_model=TableCreated, status_code=201, summary="Create a table")
+    async def create_table(spec: CreateTable) -> TableCreated:
+        return await hub.create(spec)
+
+    @app.get("/api/tables", response_model=list[TableInfo], summary="Tables not finished (no secrets)")
+    async def list_tables() -> list[TableInfo]:
+        return await hub.listing()
+
+    @app.get("/api/tables/{table_id}", response_model=TableInfo, summary="One table (no secrets)")
+    async def table_info(table_id: str) -> TableInfo:
+        return hub.info(await table_or_404(table_id))
+
+    @app.post("/api/tables/{table_id}/join", response_model=TableCreated, summary="Take a free seat")
+    async def join(table_id: str, request: JoinTable) -> TableCreated:
+        return await hub.join(await table_or_404(table_id), request)
+
+    @app.get("/api/tables/{table_id}/state", summary="What a seat (or, without a credential, a spectator) sees")
+    async def table_state(table_id: str, auth: Credential) -> dict[str, Any]:
+        table = await table_or_404(table_id)
+        return hub.message_for(table, seat(table, auth) if auth else None, [])
+
+    @app.post("/api/tables/{table_id}/actions", summary="Make a move as the credential's seat")
+    async def act(table_id: str, move: Act, auth: Credential) -> dict[str, Any]:
+        table = await table_or_404(table_id)
+        me = seat(table, auth)
+        await hub.act(table, me, move.version, move.action, move.action_id)
+        return hub.message_for(table, me, [])
+
+    @app.post("/api/tables/{table_id}/undo", summary="Take back your own moves of this turn")
+    async def undo(table_id: str, request: Undo, auth: Credential) -> dict[str, Any]:
+        table = await table_or_404(table_id)
+        me = seat(table, auth)
+        await hub.undo(table, me, request.version)
+        return hub.message_for(table, me, [])
+
+    @app.post("/api/tables/{table_id}/leave", summary="Leave: a bot plays your seat from now on")
+    async def leave(table_id: str, auth: Credential) -> dict[str, Any]:
+        table = await table_or_404(table_id)
+        await hub.leave(table, seat(table, auth))
+        return {"left": True}
+
+    @app.post("/api/tables/{table_id}/chat", summary="Say something at the table")
+    async def chat(table_id: str, request: Chat, auth: Credential) -> dict[str, Any]:
+        table = await table_or_404(table_id)
+        await hub.chat(table, seat(table, auth), request.text)
+        return {"said": True}
+
+    @app.get("/api/tables/{table_id}/chat", summary="The table's chat")
+    async def read_chat(table_id: str, since: int = 0) -> list[dict[str, Any]]:
+        table = await table_or_404(table_id)
+        lines = await hub.stored(store.chat, table.row.id, max(0, since))
+        return [{"index": c.index, "seat": c.seat, "name": c.name, "text": c.text} for c in lines]
+
+    @app.get("/api/tables/{table_id}/record", summary="The game record, once the game is over")
+    async def record(table_id: str) -> dict[str, Any]:
+        table = await table_or_404(table_id)
+        if not table.state.is_terminal:
+            raise Refused("not_over", "the record is available when the game is over", 409)
+        return table.record().to_json()
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def live(websocket: WebSocket, table_id: str) -> None:
+        if not origin_allowed(websocket, allowed_origins):
+            await websocket.close(code=1008, reason="origin not allowed")
+            return
+        await websocket.accept()
+        try:
+            table = await hub.get(table_id)
+            hello = Hello.model_validate_json(await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS))
+            me = hub.seat_of(table, hello.credential) if hello.credential else None
+        except (Refused, ValidationError, asyncio.TimeoutError, ValueError) as exc:
+            code = exc.code if isinstance(exc, Refused) else "bad_hello"
+            await websocket.send_text(json.dumps(error_message(code, _first_line(exc))))
+            await websocket.close(code=1008)
+            return
+        except WebSocketDisconnect:
+            return
+        conn = _Socket(websocket, me)
+        await hub.attach(table, conn)
+        try:
+            await _serve(websocket, conn, hub, table)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.detach(table, conn)
+
+    return app
+
+
+async def _serve(websocket: WebSocket, conn: _Socket, hub: Hub, table: LiveTable) -> None:
+    """One client's messages, each answered alone when refused; a flood closes the socket."""
+    loop = asyncio.get_running_loop()
+    allowance, last = 2.0 * MESSAGES_PER_SECOND, loop.time()
+    while True:
+        text = await websocket.receive_text()
+        now = loop.time()
+        allowance = min(2.0 * MESSAGES_PER_SECOND, allowance + (now - last) * MESSAGES_PER_SECOND)
+        last = now
+        if allowance < 1:
+            await conn.send(error_message("flood", "too many messages: slow down"))
+            await websocket.close(code=1008)
+            return
+        allowance -= 1
+        if len(text) > MAX_MESSAGE_BYTES:
+            await conn.send(error_message("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes"))
+            await websocket.close(code=1009)
+            return
+        try:
+            message = _client_message.validate_json(text)
+        except ValidationError as exc:
+            await conn.send(error_message("bad_message", _first_line(exc)))
+            continue
+        try:
+            await _dispatch(message, conn, hub, table)
+        except Refused as error:
+            await hub.refuse(conn, error)
+
+
+async def _dispatch(message: Any, conn: _Socket, hub: Hub, table: LiveTable) -> None:
+    if isinstance(message, Ping):
+        await conn.send({"type": "pong"})
+        return
+    if isinstance(message, Chat):
+        await hub.chat(table, conn.seat, message.text)
+        return
+    if conn.seat is None:
+        raise Refused("spectator", "a spectator cannot act: say hello with a seat's credential", 403)
+    if isinstance(message, Act):
+        await hub.act(table, conn.seat, message.version, message.action, message.action_id)
+    elif isinstance(message, Undo):
+        await hub.undo(table, conn.seat, message.version)
+    elif isinstance(message, Leave):
+        await hub.leave(table, conn.seat)
+
+
+def _first_line(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "message"
+        return f"{where}: {first.get('msg', 'invalid')}"
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
+    """A browser always sends Origin: it must be this server's own or an allowed one. Programs
+    that send none (API clients, the tests) are let in; they present credentials anyway."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    return urlsplit(origin).netloc == websocket.headers.get("host", "")
+
+
+def open_store(url: str) -> Store:
+    """The store a `--db` value names: a file path or `sqlite:///PATH` (the embedded default)."""
+    if url.startswith("sqlite:///"):
+        return SQLiteStore(url.removeprefix("sqlite:///"))
+    if "://" in url:
+        raise StoreError(f"--db {url}: use a file path or sqlite:///PATH")
+    return SQLiteStore(url)
+
+
+def create_app_from_environment() -> FastAPI:
+    """The factory `meeple serve` hands to uvicorn: the store from MEEPLE_DB (default
+    meeple.db in the working directory), extra origins from MEEPLE_ORIGINS (comma-separated).
+    A store that cannot open ends the process with one line, not a traceback."""
+    origins = tuple(o.strip() for o in os.environ.get("MEEPLE_ORIGINS", "").split(",") if o.strip())
+    try:
+        store = open_store(os.environ.get("MEEPLE_DB", "meeple.db"))
+    except StoreError as exc:
+        print(f"meeple: error: {exc}", file=sys.stderr)
+        raise SystemExit(2) from None
+    return create_app(store, allowed_origins=origins)

@@ -1,0 +1,49 @@
+"""Bots move on the server in worker processes, so a search never blocks the event loop.
+
+A worker is handed what a bot may know and nothing more: the game, the seat, and the sample of
+the seat's `Observation` (a state in which everything hidden from the seat has been re-dealt),
+never the table's real state. Each decision draws from a random stream fixed by the table, the
+seat and the move number, so a table resumed after a restart plays on exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from meeple.ai.bots import make_bot
+from meeple.core.observation import Observation
+from meeple.core.registry import load
+from meeple.core.rng import Rng
+
+
+def bot_seed(table_seed: int, seat: int, version: int) -> int:
+    """The random stream of the bot at `seat` deciding move `version` of a table."""
+    return Rng(table_seed ^ (0xB07 + 7919 * seat) ^ (version * 0x9E3779B97F4A7C15)).next64()
+
+
+def decide(game_name: str, sample: dict[str, Any], seat: int, spec: str, seed: int) -> dict[str, Any]:
+    """The action (as JSON) the bot `spec` chooses at `seat` from the observation's sample."""
+    state = load(game_name).from_json(sample)
+    seen = Observation(seat, state.legal_actions(), state)
+    return make_bot(spec).choose(seen, Rng(seed)).to_json()
+
+
+class BotPool:
+    """Runs bot decisions off the event loop in a pool of worker processes."""
+
+    def __init__(self, workers: int | None = None, executor: Executor | None = None) -> None:
+        self.executor = executor or ProcessPoolExecutor(
+            max_workers=workers or max(1, min(2, os.cpu_count() or 1)),
+            mp_context=multiprocessing.get_context("spawn"),
+        )
+
+    async def choose(self, game_name: str, sample: dict[str, Any], seat: int, spec: str, seed: int) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, decide, game_name, sample, seat, spec, seed)
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)

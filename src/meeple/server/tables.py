@@ -1,0 +1,444 @@
+"""Live tables: the one place that changes a game on the server.
+
+Every change to a table happens under the table's lock and in this order: check it against a
+copy of the state, commit it to the store (which refuses a stale version), then swap the state
+and tell every connection what it may see. So an accepted move is stored before anyone hears of
+it, a refused one changes nothing, and a crash between the two loses nothing anyone was told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from meeple.ai.bots import make_bot
+from meeple.core.errors import MeepleError
+from meeple.core.observation import Observation
+from meeple.core.protocol import Event, Game, State
+from meeple.core.record import GameRecord
+from meeple.core.registry import load
+from meeple.core.undo import undoable_from
+from meeple.server import clock
+from meeple.server.botpool import BotPool, bot_seed
+from meeple.server.models import CreateTable, JoinTable, SeatInfo, TableCreated, TableInfo
+from meeple.server.store import SeatRow, StaleVersion, Store, TableRow
+from meeple.server.wire import error_message, seat_message
+
+T = TypeVar("T")
+
+#: The bot that takes over a seat whose person left or ran out of time.
+STAND_IN = "greedy"
+#: Chat: at most this many lines per seat in any window of CHAT_WINDOW seconds.
+CHAT_BURST, CHAT_WINDOW = 5, 10.0
+
+
+class Refused(Exception):
+    """A request the table refuses: `code` for programs, the message for people, `status` the
+    HTTP status. Nothing changed."""
+
+    def __init__(self, code: str, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.code = code
+        self.status = status
+
+
+def secret_hash(secret: str) -> str:
+    """Credentials and join codes are stored only as this hash (they are 128+ random bits, so a
+    plain SHA-256 is enough)."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+class Connection(Protocol):
+    """A live client: WebSocket or test double. `seat` is None for a spectator."""
+
+    seat: int | None
+
+    async def send(self, message: dict[str, Any]) -> None: ...
+
+
+@dataclass
+class LiveTable:
+    row: TableRow
+    game: Game[Any, Any]
+    state: State[Any]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: list[Connection] = field(default_factory=list)
+    bot_task: asyncio.Task[None] | None = None
+    clock_task: asyncio.Task[None] | None = None
+    chat_times: dict[int | None, list[float]] = field(default_factory=dict)
+
+    @property
+    def version(self) -> int:
+        return self.row.version
+
+    @property
+    def started(self) -> bool:
+        return all(s.kind == "bot" or s.credential_hash for s in self.row.seats)
+
+    @property
+    def status(self) -> str:
+        if self.state.is_terminal:
+            return "over"
+        return "playing" if self.started else "waiting"
+
+    def record(self) -> GameRecord:
+        return GameRecord(
+            game=self.row.game, num_players=self.row.num_players, seed=self.row.seed,
+            options=dict(self.row.options), players=[seat_label(s) for s in self.row.seats],
+            actions=list(self.row.actions),
+        )
+
+    def bot_spec(self, seat: int) -> str | None:
+        """The bot that plays `seat` now (a bot seat, or a person's seat taken over)."""
+        row = self.row.seats[seat]
+        if row.kind == "bot" or row.left:
+            return row.bot or STAND_IN
+        return None
+
+    def seats_public(self) -> list[dict[str, Any]]:
+        counts: dict[int | None, int] = {}
+        for conn in self.connections:
+            counts[conn.seat] = counts.get(conn.seat, 0) + 1
+        return [
+            SeatInfo(seat=s.seat, kind=s.kind, bot=s.bot if (s.kind == "bot" or s.left) else None, name=s.name,
+                     taken=s.kind == "bot" or bool(s.credential_hash), left=s.left,
+                     connected=counts.get(s.seat, 0)).model_dump()
+            for s in self.row.seats
+        ]
+
+
+def seat_label(seat: SeatRow) -> str:
+    """How a record names a seat: "human" or the bot spec, as `meeple play` records do."""
+    return seat.bot or STAND_IN if (seat.kind == "bot") else "human"
+
+
+class Hub:
+    """All tables of this server process, loaded from the store on first use."""
+
+    def __init__(self, store: Store, bots: BotPool, now: Callable[[], float] = time.time) -> None:
+        self.store = store
+        self.bots = bots
+        self.now = now
+        self.tables: dict[str, LiveTable] = {}
+        self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+
+    async def stored(self, call: Callable[..., T], *args: Any) -> T:
+        """Run a store call off the event loop (one thread: writes stay in order)."""
+        return await asyncio.get_running_loop().run_in_executor(self._store_thread, call, *args)
+
+    # -- tables ---------------------------------------------------------------------------------
+    async def create(self, spec: CreateTable) -> TableCreated:
+        try:
+            game = load(spec.game)
+            game.check_players(spec.players)
+            options = game.resolve_options(spec.options)
+            game.check_options(spec.players, options)
+            rule = clock.parse_clock(spec.clock)
+            seats = self._seats(spec)
+            seed = secrets.randbits(63)
+            state = game.new_game(spec.players, seed=seed, **options)
+        except MeepleError as exc:
+            raise Refused("bad_table", str(exc), 422) from None
+        credential, join_code = secrets.token_urlsafe(32), secrets.token_urlsafe(6)
+        creator = next((s for s in seats if s.kind == "human"), None)
+        if creator is not None:
+            creator.name, creator.credential_hash = spec.name, secret_hash(credential)
+        row = TableRow(
+            id=secrets.token_urlsafe(9), game=game.name, num_players=spec.players, seed=seed,
+            options=dict(state.options), seats=seats, join_code_hash=secret_hash(join_code), created=self.now(),
+            clock={"rule": spec.clock}, clock_state=clock.start(rule, spec.players) if rule else {},
+        )
+        await self.stored(self.store.create_table, row)
+        table = LiveTable(row=row, game=game, state=state)
+        self.tables[row.id] = table
+        await self._started(table)
+        return TableCreated(table_id=row.id, seat=creator.seat if creator else -1,
+                            credential=credential if creator else "", join_code=join_code)
+
+    def _seats(self, spec: CreateTable) -> list[SeatRow]:
+        given = spec.seats or [None] * spec.players
+        if len(given) != spec.players:
+            raise MeepleError(f"seats lists {len(given)} seats for {spec.players} players")
+        seats = []
+        for index, seat in enumerate(given):
+            if seat is None:
+                kind, bot = ("human", None) if index == 0 else ("bot", STAND_IN)
+            else:
+                kind, bot = seat.kind, seat.bot
+            if kind == "bot":
+                bot = (bot or STAND_IN).strip().lower()
+                make_bot(bot)  # a bad spec is refused here, in one line
+            elif bot is not None:
+                raise MeepleError(f"seat {index}: a person's seat names no bot")
+            seats.append(SeatRow(seat=index, kind=kind, bot=bot, name=bot or f"Player {index + 1}"))
+        return seats
+
+    async def get(self, table_id: str) -> LiveTable:
+        table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        try:
+            row = await self.stored(self.store.load_table, table_id)
+        except Exception:  # NoSuchTable, or an id the store cannot even look up
+            raise Refused("no_table", f"no table {table_id!r}", 404) from None
+        table = self.tables.get(table_id)  # loaded meanwhile by another request
+        if table is None:
+            game = load(row.game)
+            table = LiveTable(row=row, game=game, state=GameRecord(
+                game=row.game, num_players=row.num_players, seed=row.seed, options=row.options, actions=row.actions,
+            ).replay())
+            self.tables[table_id] = table
+            await self._started(table)
+        return table
+
+    async def resume_all(self) -> None:
+        """After a start: bring back every unfinished table, so bots and clocks carry on."""
+        for table_id in await self.stored(self.store.table_ids, True):
+            table = await self.get(table_id)
+            if table.row.clock_state.get("seat") is not None:  # do not charge the downtime
+                table.row.clock_state = clock.run(table.row.clock_state, table.row.clock_state["seat"], self.now())
+
+    def info(self, table: LiveTable) -> TableInfo:
+        return TableInfo(
+            id=table.row.id, game=table.row.game, title=table.game.title, players=table.row.num_players,
+            seats=[SeatInfo(**s) for s in table.seats_public()], status=table.status,  # type: ignore[arg-type]
+            version=table.version, clock=table.row.clock.get("rule", "none"),
+        )
+
+    async def listing(self) -> list[TableInfo]:
+        ids = await self.stored(self.store.table_ids, True)
+        return [self.info(await self.get(table_id)) for table_id in ids[-200:]]
+
+    # -- seats ----------------------------------------------------------------------------------
+    def seat_of(self, table: LiveTable, credential: str | None) -> int:
+        """The seat a credential acts for (Refused 401 if it is none of this table's)."""
+        if credential:
+            digest = secret_hash(credential)
+            for seat in table.row.seats:
+                if seat.credential_hash is not None and secrets.compare_digest(seat.credential_hash, digest):
+                    return seat.seat
+        raise Refused("bad_credential", "that credential does not act for a seat of this table", 401)
+
+    async def join(self, table: LiveTable, request: JoinTable) -> TableCreated:
+        async with table.lock:
+            if not secrets.compare_digest(table.row.join_code_hash, secret_hash(request.join_code)):
+                raise Refused("bad_join_code", "that join code is not this table's", 403)
+            free = next((s for s in table.row.seats if s.kind == "human" and not s.credential_hash), None)
+            if free is None:
+                raise Refused("table_full", "every seat of this table is taken")
+            credential = secrets.token_urlsafe(32)
+            updated = SeatRow(seat=free.seat, kind="human", name=request.name, credential_hash=secret_hash(credential))
+            await self.stored(self.store.update_seat, table.row.id, updated)
+            table.row.seats[free.seat] = updated
+            await self._broadcast(table, [Event("joined", free.seat, {"name": request.name})])
+        await self._started(table)
+        return TableCreated(table_id=table.row.id, seat=free.seat, credential=credential, join_code=request.join_code)
+
+    async def leave(self, table: LiveTable, seat: int, reason: str = "left") -> None:
+        async with table.lock:
+            await self._replace(table, seat, reason)
+        self._kick(table)
+
+    async def _replace(self, table: LiveTable, seat: int, reason: str) -> None:
+        row = table.row.seats[seat]
+        if row.left or row.kind == "bot":
+            return
+        updated = SeatRow(seat=seat, kind="human", bot=STAND_IN, name=row.name, credential_hash=row.credential_hash,
+                          left=True)
+        await self.stored(self.store.update_seat, table.row.id, updated)
+        table.row.seats[seat] = updated
+        await self._broadcast(table, [Event("seat_replaced", seat, {"reason": reason, "bot": STAND_IN})])
+
+    # -- moves ----------------------------------------------------------------------------------
+    async def act(self, table: LiveTable, seat: int, version: int, action: dict[str, Any] | None,
+                  action_id: int | None) -> None:
+        async with table.lock:
+            self._check_turn(table, seat, version)
+            if table.bot_spec(seat) is not None:
+                raise Refused("not_your_turn", "a bot plays this seat now")
+            try:
+                if (action is None) == (action_id is None):
+                    raise Refused("bad_action", "send exactly one of action (JSON) and action_id", 422)
+                move = table.game.action_from_json(action) if action is not None else table.state.action_from_id(action_id)
+            except MeepleError as exc:
+                raise Refused("illegal", str(exc), 422) from None
+            await self._apply(table, move)
+        self._kick(table)
+
+    def _check_turn(self, table: LiveTable, seat: int, version: int) -> None:
+        if not table.started:
+            raise Refused("waiting", "the game starts when every seat is taken")
+        if table.state.is_terminal:
+            raise Refused("over", "the game is over")
+        if version != table.version:
+            raise Refused("stale", f"the table is at move {table.version}, not {version}: look again")
+        if table.state.current_player != seat:
+            raise Refused("not_your_turn", f"it is seat {table.state.current_player}'s turn")
+
+    async def _apply(self, table: LiveTable, move: Any) -> None:
+        """Check on a copy, commit, then swap and tell (see the module docstring)."""
+        after = table.state.clone()
+        try:
+            events = after.apply(move)
+        except MeepleError as exc:
+            raise Refused("illegal", str(exc), 422) from None
+        mover = table.state.current_player
+        clocks = table.row.clock_state
+        rule = clock.parse_clock(table.row.clock.get("rule", "none"))
+        if rule is not None and clocks:
+            now = self.now()
+            clocks = clock.stop(clocks, rule, now) if clocks.get("seat") == mover else clock.run(clocks, None, now)
+            clocks = clock.run(clocks, self._clock_seat(table, after), now)
+        try:
+            await self.stored(self.store.append_action, table.row.id, table.version, move.to_json(), clocks)
+        except StaleVersion:
+            raise Refused("stale", "another move was accepted first: look again") from None
+        table.row.actions.append(move.to_json())
+        table.row.clock_state = clocks
+        table.state = after
+        if after.is_terminal:
+            await self.stored(self.store.set_finished, table.row.id, True)
+        await self._broadcast(table, events)
+
+    def _clock_seat(self, table: LiveTable, state: State[Any]) -> int | None:
+        seat = state.current_player
+        return None if seat is None or table.bot_spec(seat) is not None else seat
+
+    async def undo(self, table: LiveTable, seat: int, version: int) -> None:
+        async with table.lock:
+            if table.state.is_terminal or not table.started:
+                raise Refused("no_undo", "there is nothing to take back")
+            if version != table.version:
+                raise Refused("stale", f"the table is at move {table.version}, not {version}: look again")
+            keep = undoable_from(table.record(), seat)
+            if keep is None:
+                raise Refused("no_undo", "nothing of yours can be taken back now (a draw or a reveal, or the "
+                                         "next player has moved)")
+            try:
+                await self.stored(self.store.truncate_actions, table.row.id, table.version, keep)
+            except StaleVersion:
+                raise Refused("stale", "another move was accepted first: look again") from None
+            taken = table.version - keep
+            del table.row.actions[keep:]
+            table.state = table.record().replay()
+            await self._broadcast(table, [Event("undo", seat, {"actions": taken})])
+        self._kick(table)
+
+    # -- chat -----------------------------------------------------------------------------------
+    async def chat(self, table: LiveTable, seat: int | None, text: str) -> None:
+        text = text.strip()
+        if not text:
+            raise Refused("empty_chat", "say something", 422)
+        now = self.now()
+        recent = [t for t in table.chat_times.get(seat, []) if now - t < CHAT_WINDOW]
+        if len(recent) >= CHAT_BURST:
+            raise Refused("too_fast", f"at most {CHAT_BURST} messages every {CHAT_WINDOW:.0f} seconds", 429)
+        table.chat_times[seat] = [*recent, now]
+        name = table.row.seats[seat].name if seat is not None else "spectator"
+        line = await self.stored(self.store.add_chat, table.row.id, seat, name, text, now)
+        message = {"type": "chat", "lines": [{"index": line.index, "seat": seat, "name": name, "text": text}]}
+        await asyncio.gather(*(self._send(table, c, message) for c in list(table.connections)))
+
+    # -- telling --------------------------------------------------------------------------------
+    def message_for(self, table: LiveTable, seat: int | None, events: list[Event]) -> dict[str, Any]:
+        extra: dict[str, Any] = {"table": table.row.id, "status": table.status}
+        if table.row.clock_state:
+            extra["clock"] = clock.public(table.row.clock_state, self.now())
+        if seat is not None:
+            extra["can_undo"] = (not table.state.is_terminal and table.started
+                                 and undoable_from(table.record(), seat) is not None)
+        return seat_message(table.state, seat, table.version, events, table.seats_public(), extra)
+
+    async def attach(self, table: LiveTable, conn: Connection) -> None:
+        async with table.lock:
+            table.connections.append(conn)
+            await self._send(table, conn, self.message_for(table, conn.seat, []))
+
+    def detach(self, table: LiveTable, conn: Connection) -> None:
+        if conn in table.connections:
+            table.connections.remove(conn)
+
+    async def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
+        by_seat: dict[int | None, dict[str, Any]] = {}
+        for conn in list(table.connections):
+            if conn.seat not in by_seat:
+                by_seat[conn.seat] = self.message_for(table, conn.seat, events)
+        await asyncio.gather(*(self._send(table, c, by_seat[c.seat]) for c in list(table.connections)))
+
+    async def _send(self, table: LiveTable, conn: Connection, message: dict[str, Any]) -> None:
+        try:
+            await conn.send(message)
+        except Exception:  # a connection that went away: forget it
+            self.detach(table, conn)
+
+    async def refuse(self, conn: Connection, error: Refused) -> None:
+        await conn.send(error_message(error.code, str(error)))
+
+    # -- bots and clocks ------------------------------------------------------------------------
+    async def _started(self, table: LiveTable) -> None:
+        self._kick(table)
+
+    def _kick(self, table: LiveTable) -> None:
+        """Let a bot move if one is to move, and run the clock of a person who is."""
+        if not table.started or table.state.is_terminal:
+            return
+        seat = table.state.current_player
+        if seat is not None and table.bot_spec(seat) is not None:
+            if table.bot_task is None or table.bot_task.done():
+                table.bot_task = asyncio.create_task(self._bot_moves(table))
+        elif table.row.clock_state and (table.clock_task is None or table.clock_task.done()):
+            table.clock_task = asyncio.create_task(self._watch_clock(table))
+
+    async def _bot_moves(self, table: LiveTable) -> None:
+        """Bots move one after another (each move told on its own) until a person is to move."""
+        while True:
+            async with table.lock:
+                seat = table.state.current_player
+                if not table.started or seat is None or (spec := table.bot_spec(seat)) is None:
+                    break
+                version = table.version
+                sample = Observation.of(table.state).sample.to_json()
+            action = await self.bots.choose(table.row.game, sample, seat, spec, bot_seed(table.row.seed, seat, version))
+            async with table.lock:
+                if table.version != version:  # an undo or a restart moved the table on
+                    continue
+                await self._apply(table, table.game.action_from_json(action))
+        self._kick(table)
+
+    async def _watch_clock(self, table: LiveTable) -> None:
+        """When the running seat's time is up, a bot takes the seat over."""
+        while True:
+            async with table.lock:
+                state = table.row.clock_state
+                left = clock.left_ms(state, self.now())
+                if left is None or table.state.is_terminal:
+                    return
+                if left <= 0:
+                    seat = state["seat"]
+                    await self._replace(table, seat, "timeout")
+                    table.row.clock_state = clock.run(state, None, self.now())
+                    await self.stored(self.store.set_clock_state, table.row.id, table.row.clock_state)
+                    break
+            await asyncio.sleep(min(left / 1000, 5.0))
+        self._kick(table)
+
+    def close(self) -> None:
+        for table in self.tables.values():
+            for task in (table.bot_task, table.clock_task):
+                if task is not None:
+                    task.cancel()
+        self._store_thread.shutdown(wait=True)
+
+
+async def run_refusal(conn: Connection, hub: Hub, call: Awaitable[None]) -> None:
+    """Await a table call; a refusal goes to this client alone."""
+    try:
+        await call
+    except Refused as error:
+        await hub.refuse(conn, error)
