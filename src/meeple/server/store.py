@@ -118,5 +118,5 @@ class Store(ABC):
     def chat(self, table_id: str, since: int = 0) -> list[ChatRow]:
         """Chat lines from index `since` on."""
 
-    def close(self) -> None:
-        """Release connections."""
+    def close(self) -> None:  # noqa: B027 - deliberately optional: a default that does nothing
+        """Release connections (a no-op for a store that holds none)."""

@@ -1,0 +1,328 @@
+"""The embedded store: one SQLite file, safe for a thread pool and for several processes.
+
+Why it is built this way:
+- WAL journal and `synchronous=FULL`: readers never block the writer, and a commit is on disk
+  (the WAL fsynced) before the method returns, so an acknowledged move survives a crash.
+- Every write runs in `BEGIN IMMEDIATE`: the write lock is taken before the version is read, so
+  the check "is the table still at `expected_version`?" and the insert are one atomic step, even
+  between two processes on the same file. The loser gets `StaleVersion` and writes nothing.
+- One connection per thread (a `sqlite3.Connection` must not be used by two threads at once);
+  `busy_timeout` makes a writer wait for the lock instead of failing at once. ":memory:" is one
+  database per connection, so it uses a single connection behind a lock instead.
+- The schema is an ordered list of migrations recorded in `schema_version`; a file written by a
+  newer version of the code is refused rather than misread.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from meeple.server.store import ChatRow, NoSuchTable, SeatRow, StaleVersion, Store, StoreError, TableRow
+
+# Migration N (1-based) is MIGRATIONS[N - 1]: a tuple of statements applied in one transaction.
+# Append new migrations at the end; never edit one that has shipped.
+MIGRATIONS: list[tuple[str, ...]] = [
+    (
+        """CREATE TABLE tables (
+            id TEXT PRIMARY KEY,
+            game TEXT NOT NULL,
+            num_players INTEGER NOT NULL,
+            seed INTEGER NOT NULL,
+            options TEXT NOT NULL,
+            join_code_hash TEXT NOT NULL,
+            created REAL NOT NULL,
+            clock TEXT NOT NULL,
+            finished INTEGER NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE seats (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            seat INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            bot TEXT,
+            name TEXT NOT NULL,
+            credential_hash TEXT,
+            left_table INTEGER NOT NULL,
+            PRIMARY KEY (table_id, seat)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE actions (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            idx INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            PRIMARY KEY (table_id, idx)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE chat (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            idx INTEGER NOT NULL,
+            seat INTEGER,
+            name TEXT NOT NULL,
+            text TEXT NOT NULL,
+            at REAL NOT NULL,
+            PRIMARY KEY (table_id, idx)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE clock_state (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id),
+            state TEXT NOT NULL
+        ) WITHOUT ROWID""",
+    ),
+]
+
+BUSY_TIMEOUT_MS = 10_000  # how long a writer waits for another writer before giving up
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+class SQLiteStore(Store):
+    """A `Store` in one SQLite file (or ":memory:" for tests)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self._path = str(path)
+        self._memory = self._path == ":memory:"
+        self._lock = threading.RLock()  # guards _all and, for ":memory:", the one connection
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._closed = False
+        self._shared = self._connect() if self._memory else None
+        self._migrate()
+
+    # -- connections and transactions ------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            # isolation_level=None: no implicit transactions, each method says BEGIN itself.
+            conn = sqlite3.connect(
+                self._path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
+            )
+            conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            if not self._memory:
+                conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.Error as e:
+            raise StoreError(f"SQLite store {self._path}: cannot open: {e}") from e
+        with self._lock:
+            self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def _conn(self) -> Iterator[sqlite3.Connection]:
+        """This thread's connection (or the shared one, held under the lock, for ":memory:")."""
+        if self._closed:
+            raise StoreError(f"SQLite store {self._path}: closed")
+        if self._shared is not None:
+            with self._lock:
+                yield self._shared
+            return
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._connect()
+            self._local.conn = conn
+        yield conn
+
+    @contextmanager
+    def _tx(self, what: str, write: bool = True) -> Iterator[sqlite3.Connection]:
+        """One transaction, committed before it ends; sqlite3 errors become StoreError.
+
+        Writes take the write lock up front (IMMEDIATE) so a read-then-write cannot race;
+        reads use a deferred transaction for a consistent snapshot."""
+        with self._conn() as conn:
+            try:
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                try:
+                    yield conn
+                    conn.execute("COMMIT")
+                except BaseException:
+                    if conn.in_transaction:
+                        conn.execute("ROLLBACK")
+                    raise
+            except sqlite3.IntegrityError as e:
+                raise StoreError(f"SQLite store {self._path}: {what}: {e}") from e
+            except sqlite3.Error as e:
+                raise StoreError(f"SQLite store {self._path}: {what} failed: {e}") from e
+
+    def _migrate(self) -> None:
+        """Apply the migrations this file lacks, each once, in order, in its own transaction.
+
+        The version is re-read inside each write transaction, so two processes opening a new
+        file at the same time cannot both apply a migration."""
+        with self._conn() as conn:
+            try:
+                conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied REAL)")
+            except sqlite3.Error as e:
+                raise StoreError(f"SQLite store {self._path}: cannot create schema_version: {e}") from e
+        for number, statements in enumerate(MIGRATIONS, start=1):
+            with self._tx(f"migration {number}") as conn:
+                current = self._schema_version(conn)
+                if current >= number:
+                    continue
+                for statement in statements:
+                    conn.execute(statement)
+                conn.execute("INSERT INTO schema_version VALUES (?, ?)", (number, time.time()))
+        with self._tx("schema check", write=False) as conn:
+            current = self._schema_version(conn)
+        if current > len(MIGRATIONS):
+            self.close()
+            raise StoreError(
+                f"SQLite store {self._path}: schema version {current} is newer than this code knows "
+                f"({len(MIGRATIONS)}); upgrade meeple to open it"
+            )
+
+    @staticmethod
+    def _schema_version(conn: sqlite3.Connection) -> int:
+        row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        return int(row[0] or 0)
+
+    def _require_table(self, conn: sqlite3.Connection, table_id: str) -> None:
+        if conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
+            raise NoSuchTable(table_id)
+
+    def _version(self, conn: sqlite3.Connection, table_id: str) -> int:
+        self._require_table(conn, table_id)
+        row = conn.execute("SELECT MAX(idx) FROM actions WHERE table_id = ?", (table_id,)).fetchone()
+        return 0 if row[0] is None else int(row[0]) + 1
+
+    # -- the Store interface ---------------------------------------------------------------
+
+    def create_table(self, table: TableRow) -> None:
+        with self._tx(f"create table {table.id!r}") as conn:
+            conn.execute(
+                "INSERT INTO tables (id, game, num_players, seed, options, join_code_hash, created, clock)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    table.id,
+                    table.game,
+                    table.num_players,
+                    table.seed,
+                    _dumps(table.options),
+                    table.join_code_hash,
+                    table.created,
+                    _dumps(table.clock),
+                ),
+            )
+            conn.executemany(
+                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(table.id, s.seat, s.kind, s.bot, s.name, s.credential_hash, int(s.left)) for s in table.seats],
+            )
+            conn.executemany(
+                "INSERT INTO actions VALUES (?, ?, ?)",
+                [(table.id, i, _dumps(a)) for i, a in enumerate(table.actions)],
+            )
+            conn.execute("INSERT INTO clock_state VALUES (?, ?)", (table.id, _dumps(table.clock_state)))
+
+    def load_table(self, table_id: str) -> TableRow:
+        with self._tx(f"load table {table_id!r}", write=False) as conn:
+            row = conn.execute(
+                "SELECT t.id, game, num_players, seed, options, join_code_hash, created, clock, c.state"
+                " FROM tables t LEFT JOIN clock_state c ON c.table_id = t.id WHERE t.id = ?",
+                (table_id,),
+            ).fetchone()
+            if row is None:
+                raise NoSuchTable(table_id)
+            seats = conn.execute(
+                "SELECT seat, kind, bot, name, credential_hash, left_table FROM seats WHERE table_id = ? ORDER BY seat",
+                (table_id,),
+            ).fetchall()
+            actions = conn.execute(
+                "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,)
+            ).fetchall()
+        return TableRow(
+            id=row[0],
+            game=row[1],
+            num_players=row[2],
+            seed=row[3],
+            options=json.loads(row[4]),
+            seats=[SeatRow(s[0], s[1], s[2], s[3], s[4], bool(s[5])) for s in seats],
+            join_code_hash=row[5],
+            created=row[6],
+            clock=json.loads(row[7]),
+            clock_state=json.loads(row[8]) if row[8] is not None else {},
+            actions=[json.loads(a[0]) for a in actions],
+        )
+
+    def table_ids(self, unfinished_only: bool = False) -> list[str]:
+        where = " WHERE finished = 0" if unfinished_only else ""
+        with self._tx("list tables", write=False) as conn:
+            rows = conn.execute(f"SELECT id FROM tables{where} ORDER BY created, rowid").fetchall()
+        return [r[0] for r in rows]
+
+    def update_seat(self, table_id: str, seat: SeatRow) -> None:
+        """Replace one seat's row; NoSuchTable if the table is unknown, StoreError if the seat is."""
+        with self._tx(f"update seat {seat.seat} of {table_id!r}") as conn:
+            cur = conn.execute(
+                "UPDATE seats SET kind = ?, bot = ?, name = ?, credential_hash = ?, left_table = ?"
+                " WHERE table_id = ? AND seat = ?",
+                (seat.kind, seat.bot, seat.name, seat.credential_hash, int(seat.left), table_id, seat.seat),
+            )
+            if cur.rowcount == 0:
+                self._require_table(conn, table_id)
+                raise StoreError(f"table {table_id!r} has no seat {seat.seat}")
+
+    def append_action(
+        self, table_id: str, expected_version: int, action: dict[str, Any], clock_state: dict[str, Any] | None = None
+    ) -> int:
+        with self._tx(f"append to {table_id!r}") as conn:
+            version = self._version(conn, table_id)
+            if version != expected_version:
+                raise StaleVersion(f"table {table_id!r} is at version {version}, not {expected_version}")
+            conn.execute("INSERT INTO actions VALUES (?, ?, ?)", (table_id, version, _dumps(action)))
+            if clock_state is not None:
+                conn.execute("UPDATE clock_state SET state = ? WHERE table_id = ?", (_dumps(clock_state), table_id))
+        return version + 1
+
+    def truncate_actions(self, table_id: str, expected_version: int, keep: int) -> int:
+        """Undo: keep the first `keep` actions (0 <= keep <= version) if the table is at
+        `expected_version` (else StaleVersion). Returns the new version, `keep`."""
+        with self._tx(f"truncate {table_id!r}") as conn:
+            version = self._version(conn, table_id)
+            if version != expected_version:
+                raise StaleVersion(f"table {table_id!r} is at version {version}, not {expected_version}")
+            if not 0 <= keep <= version:
+                raise StoreError(f"cannot keep {keep} of {version} actions of table {table_id!r}")
+            conn.execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, keep))
+        return keep
+
+    def set_finished(self, table_id: str, finished: bool) -> None:
+        with self._tx(f"set finished on {table_id!r}") as conn:
+            if conn.execute("UPDATE tables SET finished = ? WHERE id = ?", (int(finished), table_id)).rowcount == 0:
+                raise NoSuchTable(table_id)
+
+    def set_clock_state(self, table_id: str, clock_state: dict[str, Any]) -> None:
+        with self._tx(f"set clock of {table_id!r}") as conn:
+            self._require_table(conn, table_id)
+            conn.execute(
+                "INSERT INTO clock_state VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET state = excluded.state",
+                (table_id, _dumps(clock_state)),
+            )
+
+    def add_chat(self, table_id: str, seat: int | None, name: str, text: str, at: float) -> ChatRow:
+        with self._tx(f"chat on {table_id!r}") as conn:
+            self._require_table(conn, table_id)
+            row = conn.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM chat WHERE table_id = ?", (table_id,)).fetchone()
+            index = int(row[0])
+            conn.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?)", (table_id, index, seat, name, text, at))
+        return ChatRow(index, seat, name, text, at)
+
+    def chat(self, table_id: str, since: int = 0) -> list[ChatRow]:
+        with self._tx(f"read chat of {table_id!r}", write=False) as conn:
+            self._require_table(conn, table_id)
+            rows = conn.execute(
+                "SELECT idx, seat, name, text, at FROM chat WHERE table_id = ? AND idx >= ? ORDER BY idx",
+                (table_id, since),
+            ).fetchall()
+        return [ChatRow(*r) for r in rows]
+
+    def close(self) -> None:
+        """Close every thread's connection; the store cannot be used afterwards."""
+        with self._lock:
+            self._closed = True
+            for conn in self._all:
+                conn.close()
+            self._all.clear()

@@ -1,0 +1,49 @@
+"""A second process for the store contract tests: `python -m tests.server.store_child MODE ...`.
+
+Modes (KIND and URL name the store, as `open_store` takes them):
+- `race KIND URL TABLE LABEL COUNT`: append COUNT actions {"by": LABEL, "i": i}, retrying on
+  StaleVersion, to race another process on the same table.
+- `ack KIND URL TABLE COUNT`: append {"i": version} actions and print each acknowledged new
+  version on its own line, flushed, as soon as `append_action` returns (the parent kills us).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from meeple.server.sqlite_store import SQLiteStore
+from meeple.server.store import StaleVersion, Store
+
+
+def open_store(kind: str, url: str) -> Store:
+    """The store implementation named `kind` at `url` (a file path for "sqlite")."""
+    if kind == "sqlite":
+        return SQLiteStore(url)
+    raise ValueError(f"unknown store kind {kind!r}")
+
+
+def main(argv: list[str]) -> None:
+    mode, kind, url, table_id = argv[:4]
+    store = open_store(kind, url)
+    if mode == "race":
+        label, count = argv[4], int(argv[5])
+        for i in range(count):
+            while True:
+                version = store.load_table(table_id).version
+                try:
+                    store.append_action(table_id, version, {"by": label, "i": i})
+                    break
+                except StaleVersion:
+                    continue
+    elif mode == "ack":
+        version = store.load_table(table_id).version
+        for _ in range(int(argv[4])):
+            version = store.append_action(table_id, version, {"i": version})
+            print(version, flush=True)
+    else:
+        raise SystemExit(f"unknown mode {mode!r}")
+    store.close()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

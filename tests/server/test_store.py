@@ -1,0 +1,395 @@
+"""The Store contract: every implementation must pass the tests that take the `store` or
+`backend` fixture. To add one (the PostgreSQL store), add a factory to BACKENDS that gives each
+test a fresh, empty store, and teach `store_child.open_store` its kind.
+
+The tests at the end are specific to SQLiteStore (its file, schema and migrations)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+
+from meeple.server import sqlite_store
+from meeple.server.sqlite_store import SQLiteStore
+from meeple.server.store import ChatRow, NoSuchTable, SeatRow, StaleVersion, Store, StoreError, TableRow
+from tests.server.store_child import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Backend:
+    """Where a store lives, so a test (or a child process) can open a second one on it."""
+
+    kind: str
+    url: str
+
+    def open(self) -> Store:
+        return open_store(self.kind, self.url)
+
+    def child(self, *args: str) -> list[str]:
+        """The command line for a store_child process on this backend."""
+        mode, *rest = args
+        return [sys.executable, "-m", "tests.server.store_child", mode, self.kind, self.url, *rest]
+
+
+BACKENDS: dict[str, Callable[[Path], Backend]] = {
+    "sqlite": lambda tmp_path: Backend("sqlite", str(tmp_path / "meeple.db")),
+}
+
+
+@pytest.fixture(params=sorted(BACKENDS))
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
+    return BACKENDS[request.param](tmp_path)
+
+
+@pytest.fixture
+def store(backend: Backend) -> Iterator[Store]:
+    s = backend.open()
+    yield s
+    s.close()
+
+
+def make_table(table_id: str = "t1", created: float = 1000.0, **changes: object) -> TableRow:
+    table = TableRow(
+        id=table_id,
+        game="triqueta",
+        num_players=3,
+        seed=42,
+        options={"board": "small", "variant": ["a", 1, None, True]},
+        seats=[
+            SeatRow(0, "human", None, "Ana", "hash0", False),
+            SeatRow(1, "bot", "mcts:iterations=200", "Bot", None, False),
+            SeatRow(2, "human", "greedy", "Bé ☃", "hash2", True),
+        ],
+        join_code_hash="joinhash",
+        created=created,
+        clock={"initial_ms": 600000, "increment_ms": 5000},
+        clock_state={"remaining_ms": [1, 2, 3], "turn_started": 1234.5},
+        actions=[{"type": "place", "at": [0, 1]}, {"type": "pass"}],
+    )
+    return replace(table, **changes)  # type: ignore[arg-type]
+
+
+# -- the contract --------------------------------------------------------------------------------
+
+
+def test_round_trip_of_every_field(store: Store) -> None:
+    table = make_table()
+    store.create_table(table)
+    loaded = store.load_table("t1")
+    assert loaded == table
+    assert loaded.version == 2
+
+
+def test_round_trip_of_defaults(store: Store) -> None:
+    table = TableRow("t2", "castell", 2, 0, {}, [SeatRow(0, "human"), SeatRow(1, "bot", "random")], "", 5.0)
+    store.create_table(table)
+    assert store.load_table("t2") == table
+
+
+def test_duplicate_id_is_refused(store: Store) -> None:
+    store.create_table(make_table())
+    with pytest.raises(StoreError):
+        store.create_table(make_table())
+    assert store.table_ids() == ["t1"]
+
+
+def test_unknown_id(store: Store) -> None:
+    store.create_table(make_table())
+    with pytest.raises(NoSuchTable):
+        store.load_table("nope")
+    with pytest.raises(NoSuchTable):
+        store.append_action("nope", 0, {"type": "pass"})
+    with pytest.raises(NoSuchTable):
+        store.truncate_actions("nope", 0, 0)
+    with pytest.raises(NoSuchTable):
+        store.set_finished("nope", True)
+    with pytest.raises(NoSuchTable):
+        store.set_clock_state("nope", {})
+    with pytest.raises(NoSuchTable):
+        store.add_chat("nope", None, "x", "hi", 1.0)
+    with pytest.raises(NoSuchTable):
+        store.chat("nope")
+    with pytest.raises(NoSuchTable):
+        store.update_seat("nope", SeatRow(0, "human"))
+
+
+def test_update_seat(store: Store) -> None:
+    table = make_table()
+    store.create_table(table)
+    claimed = SeatRow(1, "human", "mcts:iterations=200", "Bea", "newhash", False)
+    store.update_seat("t1", claimed)
+    assert store.load_table("t1").seats == [table.seats[0], claimed, table.seats[2]]
+    left = replace(claimed, left=True)
+    store.update_seat("t1", left)
+    assert store.load_table("t1").seats[1] == left
+    with pytest.raises(StoreError):
+        store.update_seat("t1", SeatRow(7, "human"))
+
+
+def test_append_with_right_and_stale_version(store: Store) -> None:
+    store.create_table(make_table(actions=[]))
+    assert store.append_action("t1", 0, {"n": 0}) == 1
+    assert store.append_action("t1", 1, {"n": 1}) == 2
+    for stale in (0, 1, 3):
+        with pytest.raises(StaleVersion):
+            store.append_action("t1", stale, {"n": "bad"}, {"bad": True})
+    loaded = store.load_table("t1")
+    assert loaded.actions == [{"n": 0}, {"n": 1}]
+    assert loaded.clock_state == make_table().clock_state  # the failed appends wrote no clock either
+    assert store.append_action("t1", 2, {"n": 2}) == 3
+
+
+def test_truncate_with_right_and_stale_version(store: Store) -> None:
+    store.create_table(make_table(actions=[{"n": i} for i in range(5)]))
+    with pytest.raises(StaleVersion):
+        store.truncate_actions("t1", 4, 2)
+    assert store.load_table("t1").version == 5
+    assert store.truncate_actions("t1", 5, 3) == 3
+    assert store.load_table("t1").actions == [{"n": 0}, {"n": 1}, {"n": 2}]
+    with pytest.raises(StaleVersion):
+        store.append_action("t1", 5, {"n": "late"})
+    assert store.append_action("t1", 3, {"n": "redo"}) == 4
+    assert store.truncate_actions("t1", 4, 4) == 4  # keeping everything is allowed
+    for bad in (-1, 5):
+        with pytest.raises(StoreError):
+            store.truncate_actions("t1", 4, bad)
+    assert store.truncate_actions("t1", 4, 0) == 0
+    assert store.load_table("t1").actions == []
+
+
+def test_set_finished_and_table_ids(store: Store) -> None:
+    assert store.table_ids() == []
+    for i, table_id in enumerate(["b", "a", "c"]):
+        store.create_table(make_table(table_id, created=100.0 + i))
+    assert store.table_ids() == ["b", "a", "c"]  # oldest first, not by id
+    store.set_finished("a", True)
+    assert store.table_ids() == ["b", "a", "c"]
+    assert store.table_ids(unfinished_only=True) == ["b", "c"]
+    store.set_finished("a", False)
+    assert store.table_ids(unfinished_only=True) == ["b", "a", "c"]
+
+
+def test_clock_state(store: Store) -> None:
+    store.create_table(make_table(actions=[]))
+    store.append_action("t1", 0, {"n": 0}, {"remaining_ms": [9, 9, 9]})
+    assert store.load_table("t1").clock_state == {"remaining_ms": [9, 9, 9]}
+    store.append_action("t1", 1, {"n": 1})  # no clock given: the stored one stays
+    assert store.load_table("t1").clock_state == {"remaining_ms": [9, 9, 9]}
+    store.set_clock_state("t1", {"remaining_ms": [0, 9, 9], "timed_out": [0]})
+    loaded = store.load_table("t1")
+    assert loaded.clock_state == {"remaining_ms": [0, 9, 9], "timed_out": [0]}
+    assert loaded.clock == make_table().clock
+
+
+def test_chat(store: Store) -> None:
+    store.create_table(make_table("t1"))
+    store.create_table(make_table("t2"))
+    assert store.chat("t1") == []
+    rows = [store.add_chat("t1", seat, f"p{seat}", f"hello {i} ☃", 10.0 + i) for i, seat in enumerate([0, None, 2])]
+    assert [r.index for r in rows] == [0, 1, 2]
+    assert rows[1] == ChatRow(1, None, "pNone", "hello 1 ☃", 11.0)
+    assert store.chat("t1") == rows
+    assert store.chat("t1", since=1) == rows[1:]
+    assert store.chat("t1", since=3) == []
+    assert store.add_chat("t2", 1, "x", "other table", 20.0).index == 0
+    assert store.chat("t1") == rows
+
+
+def test_a_second_store_sees_the_first_ones_writes(backend: Backend, store: Store) -> None:
+    store.create_table(make_table(actions=[]))
+    store.append_action("t1", 0, {"n": 0})
+    other = backend.open()
+    try:
+        assert other.append_action("t1", 1, {"n": 1}) == 2
+        with pytest.raises(StaleVersion):
+            store.append_action("t1", 1, {"n": "lost"})
+        assert store.load_table("t1").actions == [{"n": 0}, {"n": 1}]
+    finally:
+        other.close()
+
+
+def test_two_threads_racing_at_the_same_version(store: Store) -> None:
+    """Each round both threads append at the same version: exactly one may win."""
+    rounds = 200
+    store.create_table(make_table(actions=[]))
+    barrier = threading.Barrier(2)
+    results: dict[int, list[int | None]] = {0: [], 1: []}
+    errors: list[BaseException] = []
+
+    def racer(me: int) -> None:
+        try:
+            for r in range(rounds):
+                barrier.wait()
+                try:
+                    results[me].append(store.append_action("t1", r, {"by": me, "round": r}))
+                except StaleVersion:
+                    results[me].append(None)
+        except BaseException as e:  # pragma: no cover - reported below
+            errors.append(e)
+            barrier.abort()
+
+    threads = [threading.Thread(target=racer, args=(me,)) for me in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    for r in range(rounds):
+        outcomes = [results[0][r], results[1][r]]
+        assert sorted(outcomes, key=lambda v: v is None) == [r + 1, None], f"round {r}: {outcomes}"
+    actions = store.load_table("t1").actions
+    assert [a["round"] for a in actions] == list(range(rounds))
+    winners = [0 if results[0][r] is not None else 1 for r in range(rounds)]
+    assert [a["by"] for a in actions] == winners
+
+
+def test_two_processes_appending_concurrently(backend: Backend, store: Store) -> None:
+    count = 150
+    store.create_table(make_table(actions=[]))
+    children = [subprocess.Popen(backend.child("race", "t1", label, str(count)), cwd=ROOT) for label in "AB"]
+    for child in children:
+        assert child.wait(timeout=120) == 0
+    actions = store.load_table("t1").actions
+    assert len(actions) == 2 * count
+    for label in "AB":
+        assert [a["i"] for a in actions if a["by"] == label] == list(range(count))  # none lost, none twice
+
+
+def test_acknowledged_appends_survive_sigkill(backend: Backend, store: Store) -> None:
+    acknowledged = 60
+    store.create_table(make_table(actions=[]))
+    child = subprocess.Popen(
+        backend.child("ack", "t1", "100000"), cwd=ROOT, stdout=subprocess.PIPE, text=True, bufsize=1
+    )
+    try:
+        assert child.stdout is not None
+        lines = [child.stdout.readline() for _ in range(acknowledged)]
+        os.kill(child.pid, signal.SIGKILL)
+    finally:
+        child.kill()
+        child.wait(timeout=30)
+    assert [int(line) for line in lines] == list(range(1, acknowledged + 1))
+    reopened = backend.open()
+    try:
+        actions = reopened.load_table("t1").actions
+    finally:
+        reopened.close()
+    assert len(actions) >= acknowledged
+    assert actions == [{"i": i} for i in range(len(actions))]
+
+
+# -- SQLiteStore only ----------------------------------------------------------------------------
+
+
+def test_sqlite_memory_store_from_several_threads() -> None:
+    store = SQLiteStore(":memory:")
+    store.create_table(make_table(actions=[]))
+
+    def append(me: int) -> None:
+        for i in range(50):
+            while True:
+                try:
+                    store.append_action("t1", store.load_table("t1").version, {"by": me, "i": i})
+                    break
+                except StaleVersion:
+                    continue
+
+    threads = [threading.Thread(target=append, args=(me,)) for me in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert store.load_table("t1").version == 200
+    store.close()
+
+
+def test_sqlite_file_settings_and_compact_json(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path)
+    store.create_table(make_table(actions=[]))
+    store.append_action("t1", 0, {"type": "place", "at": [0, 1]})
+    store.close()
+    raw = sqlite3.connect(path)
+    try:
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert raw.execute("SELECT action FROM actions").fetchone()[0] == '{"type":"place","at":[0,1]}'
+        options = raw.execute("SELECT options FROM tables").fetchone()[0]
+        assert options == '{"board":"small","variant":["a",1,null,true]}'
+    finally:
+        raw.close()
+
+
+def schema_versions(path: Path) -> list[tuple[int, float]]:
+    raw = sqlite3.connect(path)
+    try:
+        return raw.execute("SELECT version, applied FROM schema_version ORDER BY version").fetchall()
+    finally:
+        raw.close()
+
+
+def test_migrations_are_applied_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path)
+    store.create_table(make_table())
+    store.close()
+    first = schema_versions(path)
+    assert [v for v, _ in first] == list(range(1, len(sqlite_store.MIGRATIONS) + 1))
+    SQLiteStore(path).close()
+    assert schema_versions(path) == first
+
+    # A new migration is applied once to an existing file, and not again on the next open (a
+    # second CREATE TABLE would fail).
+    monkeypatch.setattr(sqlite_store, "MIGRATIONS", [*sqlite_store.MIGRATIONS, ("CREATE TABLE extra (x INTEGER)",)])
+    SQLiteStore(path).close()
+    store = SQLiteStore(path)
+    assert store.load_table("t1") == make_table()
+    store.close()
+    second = schema_versions(path)
+    assert second[:-1] == first
+    assert second[-1][0] == len(first) + 1
+
+
+def test_newer_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    SQLiteStore(path).close()
+    raw = sqlite3.connect(path)
+    raw.execute("INSERT INTO schema_version VALUES (?, 0)", (len(sqlite_store.MIGRATIONS) + 1,))
+    raw.commit()
+    raw.close()
+    with pytest.raises(StoreError, match="newer"):
+        SQLiteStore(path)
+
+
+def test_sqlite_errors_become_store_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path)
+    store.create_table(make_table(actions=[]))
+    store.close()
+    monkeypatch.setattr(sqlite_store, "BUSY_TIMEOUT_MS", 100)
+    store = SQLiteStore(path)
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another writer holds the lock too long
+    try:
+        with pytest.raises(StoreError, match="locked") as caught:
+            store.append_action("t1", 0, {"n": 0})
+        assert not isinstance(caught.value, StaleVersion)
+    finally:
+        blocker.execute("ROLLBACK")
+        blocker.close()
+    assert store.append_action("t1", 0, {"n": 0}) == 1
+    store.close()
+    with pytest.raises(StoreError, match="closed"):
+        store.load_table("t1")
+    with pytest.raises(StoreError, match="cannot open"):
+        SQLiteStore(tmp_path / "no" / "such" / "dir.db")
