@@ -188,7 +188,7 @@ def create_app(store: Store, bots: BotPool | None = None, allowed_origins: tuple
             table = await hub.get(table_id)
             hello = Hello.model_validate_json(await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS))
             me = hub.seat_of(table, hello.credential) if hello.credential else None
-        except (Refused, ValidationError, asyncio.TimeoutError, ValueError) as exc:
+        except (TimeoutError, Refused, ValidationError, ValueError) as exc:
             code = exc.code if isinstance(exc, Refused) else "bad_hello"
             await websocket.send_text(json.dumps(error_message(code, _first_line(exc))))
             await websocket.close(code=1008)

@@ -39,12 +39,12 @@ def start(rule: ClockRule, num_players: int) -> dict[str, Any]:
 
 def stop(state: dict[str, Any], rule: ClockRule, now: float) -> dict[str, Any]:
     """The clocks after the running seat moved: time used deducted, increment added."""
-    out = {"remaining": list(state["remaining"]), "seat": None, "since": now}
+    remaining = list(state["remaining"])
     seat = state.get("seat")
     if seat is not None:
         used = int((now - state["since"]) * 1000)
-        out["remaining"][seat] = max(0, out["remaining"][seat] - used) + rule.increment_ms
-    return out
+        remaining[seat] = max(0, remaining[seat] - used) + rule.increment_ms
+    return {"remaining": remaining, "seat": None, "since": now}
 
 
 def run(state: dict[str, Any], seat: int | None, now: float) -> dict[str, Any]:

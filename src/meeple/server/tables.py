@@ -26,7 +26,7 @@ from meeple.core.registry import load
 from meeple.core.undo import undoable_from
 from meeple.server import clock
 from meeple.server.botpool import BotPool, bot_seed
-from meeple.server.models import CreateTable, JoinTable, SeatInfo, TableCreated, TableInfo
+from meeple.server.models import CreateTable, JoinTable, SeatInfo, SeatSpec, TableCreated, TableInfo
 from meeple.server.store import SeatRow, StaleVersion, Store, TableRow
 from meeple.server.wire import error_message, seat_message
 
@@ -162,7 +162,7 @@ class Hub:
                             credential=credential if creator else "", join_code=join_code)
 
     def _seats(self, spec: CreateTable) -> list[SeatRow]:
-        given = spec.seats or [None] * spec.players
+        given: list[SeatSpec | None] = list(spec.seats) if spec.seats else [None] * spec.players
         if len(given) != spec.players:
             raise MeepleError(f"seats lists {len(given)} seats for {spec.players} players")
         seats = []
@@ -262,10 +262,13 @@ class Hub:
             self._check_turn(table, seat, version)
             if table.bot_spec(seat) is not None:
                 raise Refused("not_your_turn", "a bot plays this seat now")
+            if (action is None) == (action_id is None):
+                raise Refused("bad_action", "send exactly one of action (JSON) and action_id", 422)
             try:
-                if (action is None) == (action_id is None):
-                    raise Refused("bad_action", "send exactly one of action (JSON) and action_id", 422)
-                move = table.game.action_from_json(action) if action is not None else table.state.action_from_id(action_id)
+                if action_id is not None:
+                    move = table.state.action_from_id(action_id)
+                else:
+                    move = table.game.action_from_json(action)
             except MeepleError as exc:
                 raise Refused("illegal", str(exc), 422) from None
             await self._apply(table, move)
@@ -353,7 +356,10 @@ class Hub:
         if seat is not None:
             extra["can_undo"] = (not table.state.is_terminal and table.started
                                  and undoable_from(table.record(), seat) is not None)
-        return seat_message(table.state, seat, table.version, events, table.seats_public(), extra)
+        message = seat_message(table.state, seat, table.version, events, table.seats_public(), extra)
+        if not table.started or (seat is not None and table.bot_spec(seat) is not None):
+            message["legal"] = []  # nobody moves before every seat is taken; a bot plays a left seat
+        return message
 
     async def attach(self, table: LiveTable, conn: Connection) -> None:
         async with table.lock:
@@ -413,6 +419,11 @@ class Hub:
 
     async def _watch_clock(self, table: LiveTable) -> None:
         """When the running seat's time is up, a bot takes the seat over."""
+        async with table.lock:  # the first person to move after the start: their clock starts now
+            running = self._clock_seat(table, table.state)
+            if table.row.clock_state.get("seat") != running:
+                table.row.clock_state = clock.run(table.row.clock_state, running, self.now())
+                await self.stored(self.store.set_clock_state, table.row.id, table.row.clock_state)
         while True:
             async with table.lock:
                 state = table.row.clock_state

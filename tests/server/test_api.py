@@ -1,0 +1,277 @@
+"""A table played through the HTTP API and the WebSocket alone, as a client program would."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from meeple.core.record import GameRecord
+from tests.server.conftest import bearer, create, state
+
+HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
+FORBIDDEN_KEYS = ("seed", "rng", "credential", "credential_hash", "join_code", "join_code_hash", "actions")
+
+
+def _keys(value: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found.add(key)
+            found |= _keys(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= _keys(item)
+    return found
+
+
+def _two_people(client: TestClient, game: str = "triqueta", players: int = 2, **extra: Any) -> tuple[str, list[str]]:
+    created = create(client, game, players, seats=[{"kind": "human"}] * players, **extra)
+    credentials = [created["credential"]]
+    for k in range(1, players):
+        joined = client.post(f"/api/tables/{created['table_id']}/join",
+                             json={"join_code": created["join_code"], "name": f"Friend {k}"})
+        assert joined.status_code == 200, joined.text
+        assert joined.json()["seat"] == k
+        credentials.append(joined.json()["credential"])
+    return created["table_id"], credentials
+
+
+def _play_to_the_end(client: TestClient, table: str, credentials: list[str], limit: int = 5000) -> dict[str, Any]:
+    for _ in range(limit):
+        seen = state(client, table)
+        if seen["over"]:
+            return seen
+        seat = seen["to_move"]
+        mine = state(client, table, credentials[seat])
+        move = mine["legal"][0]
+        response = client.post(f"/api/tables/{table}/actions", headers=bearer(credentials[seat]),
+                               json={"version": mine["version"], "action_id": move["id"]})
+        assert response.status_code == 200, response.text
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("game", ["triqueta", "triominos", "celtica", "castell"])
+def test_a_whole_game_through_the_api_and_its_record_replays(client, game):
+    table, credentials = _two_people(client, game)
+    assert client.get(f"/api/tables/{table}/record").status_code == 409  # not before the end
+    final = _play_to_the_end(client, table, credentials)
+    record = client.get(f"/api/tables/{table}/record")
+    assert record.status_code == 200
+    replayed = GameRecord.from_json(record.json()).replay()
+    assert replayed.is_terminal
+    assert replayed.scores() == final["result"]["scores"] and replayed.winners() == final["result"]["winners"]
+
+
+def test_the_game_starts_when_every_person_is_seated(client):
+    created = create(client, seats=HUMANS2)
+    table = created["table_id"]
+    seen = state(client, table, created["credential"])
+    assert seen["status"] == "waiting" and seen["legal"] == []
+    refused = client.post(f"/api/tables/{table}/actions", headers=bearer(created["credential"]),
+                          json={"version": 0, "action_id": 0})
+    assert refused.status_code == 409 and refused.json()["code"] == "waiting"
+    assert client.post(f"/api/tables/{table}/join", json={"join_code": "wrong", "name": "x"}).status_code == 403
+    client.post(f"/api/tables/{table}/join", json={"join_code": created["join_code"], "name": "Ana"})
+    assert state(client, table, created["credential"])["status"] == "playing"
+    full = client.post(f"/api/tables/{table}/join", json={"join_code": created["join_code"], "name": "Late"})
+    assert full.status_code == 409 and full.json()["code"] == "table_full"
+
+
+def test_listing_and_spectators_hold_no_secrets(client):
+    created = create(client, "triominos", 2)
+    listing = client.get("/api/tables").json()
+    assert [t["id"] for t in listing] == [created["table_id"]]
+    assert created["credential"] not in json.dumps(listing) and created["join_code"] not in json.dumps(listing)
+    watched = state(client, created["table_id"])
+    assert watched["seat"] is None and watched["legal"] == []
+    assert not _keys(watched) & set(FORBIDDEN_KEYS), _keys(watched) & set(FORBIDDEN_KEYS)
+
+
+def test_a_stale_or_illegal_move_is_refused_and_changes_nothing(client):
+    table, credentials = _two_people(client)
+    before = state(client, table)
+    for body, code in (({"version": before["version"] + 1, "action_id": 0}, "stale"),
+                       ({"version": before["version"], "action_id": 19}, "illegal"),
+                       ({"version": before["version"], "action": {"type": "take", "row": 9}}, "illegal"),
+                       ({"version": before["version"], "action": {"type": ["take"]}}, "illegal"),
+                       ({"version": before["version"]}, "bad_action")):
+        response = client.post(f"/api/tables/{table}/actions", headers=bearer(credentials[0]), json=body)
+        assert response.status_code in (409, 422), response.text
+        assert response.json()["code"] == code
+    assert state(client, table) == before
+
+
+def test_a_credential_acts_only_for_its_own_seat(client):
+    table, credentials = _two_people(client)
+    other = client.post(f"/api/tables/{table}/actions", headers=bearer(credentials[1]),
+                        json={"version": 0, "action_id": 5})
+    assert other.status_code == 409 and other.json()["code"] == "not_your_turn"
+    for headers in ({}, bearer("not-a-credential")):
+        response = client.post(f"/api/tables/{table}/actions", headers=headers, json={"version": 0, "action_id": 5})
+        assert response.status_code == 401
+    _, second = _two_people(client)
+    assert client.get(f"/api/tables/{table}/state", headers=bearer(second[0])).status_code == 401
+
+
+def test_unknown_fields_wrong_types_and_big_bodies_are_refused(client):
+    assert client.post("/api/tables", json={"game": "triqueta", "players": 2, "surprise": 1}).status_code == 422
+    assert client.post("/api/tables", json={"game": "triqueta", "players": "two"}).status_code == 422
+    assert client.post("/api/tables", json={"game": "chess", "players": 2}).status_code == 422
+    duo3 = {"game": "triqueta", "players": 3, "options": {"duo": True}}
+    assert client.post("/api/tables", json=duo3).status_code == 422
+    as_json = {"content-type": "application/json"}
+    assert client.post("/api/tables", content=b"{" * 20_000, headers=as_json).status_code == 413
+    assert client.post("/api/tables", content=b"not json", headers=as_json).status_code == 422
+    assert client.get("/api/tables/nope").status_code == 404
+
+
+def test_bots_move_on_the_server_and_each_move_arrives_on_its_own(client):
+    created = create(client, "triqueta", 3, seats=[{"kind": "human"}, {"kind": "bot", "bot": "greedy"},
+                                                   {"kind": "bot", "bot": "random"}])
+    table, credential = created["table_id"], created["credential"]
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "credential": credential}))
+        first = ws.receive_json()
+        assert first["type"] == "state" and first["seat"] == 0 and first["to_move"] == 0
+        ws.send_text(json.dumps({"type": "act", "version": first["version"], "action_id": first["legal"][0]["id"]}))
+        versions = []
+        while True:
+            message = ws.receive_json()
+            assert message["type"] == "state"
+            versions.append(message["version"])
+            if message["to_move"] == 0 or message["over"]:
+                break
+        assert versions == list(range(first["version"] + 1, versions[-1] + 1))  # one message per move
+        assert versions[-1] >= first["version"] + 2  # both bots moved
+
+
+def test_websocket_second_tab_and_spectator_see_moves_live(client):
+    table, credentials = _two_people(client)
+    with client.websocket_connect(f"/ws/tables/{table}") as tab1, \
+            client.websocket_connect(f"/ws/tables/{table}") as tab2, \
+            client.websocket_connect(f"/ws/tables/{table}") as watcher:
+        tab1.send_text(json.dumps({"type": "hello", "credential": credentials[0]}))
+        tab2.send_text(json.dumps({"type": "hello", "credential": credentials[0]}))
+        watcher.send_text(json.dumps({"type": "hello"}))
+        start = tab1.receive_json()
+        assert tab2.receive_json()["view"] == start["view"]  # (the connection counts differ)
+        assert watcher.receive_json()["seat"] is None
+        tab1.send_text(json.dumps({"type": "act", "version": start["version"], "action_id": start["legal"][-1]["id"]}))
+        moved = [tab1.receive_json(), tab2.receive_json(), watcher.receive_json()]
+        assert {m["version"] for m in moved} == {start["version"] + 1}
+        assert moved[0]["view"] == moved[1]["view"]
+        assert moved[2]["seat"] is None and moved[2]["legal"] == []
+
+
+def test_websocket_errors_go_to_the_sender_alone_and_change_nothing(client):
+    table, credentials = _two_people(client)
+    with client.websocket_connect(f"/ws/tables/{table}") as me, client.websocket_connect(f"/ws/tables/{table}") as you:
+        me.send_text(json.dumps({"type": "hello", "credential": credentials[0]}))
+        you.send_text(json.dumps({"type": "hello", "credential": credentials[1]}))
+        start, _ = me.receive_json(), you.receive_json()
+        for bad in ("not json", json.dumps({"type": "act"}), json.dumps({"type": "dance"}),
+                    json.dumps({"type": "act", "version": start["version"], "action_id": 0, "extra": 1}),
+                    json.dumps({"type": "act", "version": start["version"] + 3, "action_id": 0}),
+                    json.dumps({"type": "act", "version": start["version"], "action_id": 999})):
+            me.send_text(bad)
+            answer = me.receive_json()
+            assert answer["type"] == "error" and answer["code"], answer
+        you.send_text(json.dumps({"type": "act", "version": start["version"], "action_id": 0}))
+        assert you.receive_json()["code"] == "not_your_turn"
+        me.send_text(json.dumps({"type": "ping"}))
+        assert me.receive_json() == {"type": "pong"}  # nothing else was sent to me meanwhile
+    assert state(client, table)["version"] == start["version"]
+
+
+def test_websocket_hello_must_come_first_and_be_valid(client):
+    table, _ = _two_people(client)
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "credential": "forged"}))
+        assert ws.receive_json()["code"] == "bad_credential"
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_text("[]")
+        assert ws.receive_json()["code"] == "bad_hello"
+
+
+def test_websocket_refuses_other_origins(client):
+    table, _ = _two_people(client)
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect), \
+            client.websocket_connect(f"/ws/tables/{table}", headers={"origin": "http://evil.example"}) as ws:
+        ws.receive_json()
+    with client.websocket_connect(f"/ws/tables/{table}", headers={"origin": "http://testserver"}) as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        assert ws.receive_json()["type"] == "state"
+
+
+def test_oversized_messages_and_floods_close_the_socket_and_leave_the_table_unharmed(client):
+    table, credentials = _two_people(client)
+    from starlette.websockets import WebSocketDisconnect
+
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "credential": credentials[0]}))
+        ws.receive_json()
+        ws.send_text(json.dumps({"type": "chat", "text": "x" * 20_000}))
+        assert ws.receive_json()["code"] == "too_large"
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "credential": credentials[0]}))
+        ws.receive_json()
+        codes = []
+        with pytest.raises(WebSocketDisconnect):
+            for _ in range(200):
+                ws.send_text(json.dumps({"type": "ping"}))
+            while True:
+                codes.append(ws.receive_json().get("code"))
+        assert "flood" in codes
+    assert state(client, table)["version"] == 0
+
+
+def test_chat_is_plain_text_bounded_and_rate_limited(client):
+    table, credentials = _two_people(client)
+    say = f"/api/tables/{table}/chat"
+    assert client.post(say, headers=bearer(credentials[0]), json={"text": "<b>hi</b> & <script>"}).status_code == 200
+    assert client.post(say, headers=bearer(credentials[0]), json={"text": "x" * 501}).status_code == 422
+    assert client.post(say, headers=bearer(credentials[0]), json={"text": "   "}).status_code == 422
+    lines = client.get(say).json()
+    assert lines[0]["text"] == "<b>hi</b> & <script>" and lines[0]["seat"] == 0  # stored as typed, never as HTML
+    codes = [client.post(say, headers=bearer(credentials[1]), json={"text": f"{k}"}).status_code for k in range(7)]
+    assert codes[:5] == [200] * 5 and codes[5] == 429
+
+
+def test_a_person_who_leaves_is_replaced_by_a_bot_and_everyone_is_told(client):
+    table, credentials = _two_people(client)
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "credential": credentials[1]}))
+        ws.receive_json()
+        assert client.post(f"/api/tables/{table}/leave", headers=bearer(credentials[0])).status_code == 200
+        told = ws.receive_json()
+        assert [e["key"] for e in told["events"]] == ["seat_replaced"]
+        assert told["seats"][0]["left"] and told["seats"][0]["bot"] == "greedy"
+        while True:  # the bot now plays seat 0 until seat 1 is to move
+            message = ws.receive_json()
+            if message["to_move"] == 1 or message["over"]:
+                break
+        assert message["version"] >= 1
+
+
+def test_a_person_out_of_time_is_replaced_by_a_bot(client):
+    table, credentials = _two_people(client, clock="1+0")
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "credential": credentials[1]}))
+        first = ws.receive_json()
+        assert first["clock"]["running"] == 0
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            message = ws.receive_json()
+            if any(e["key"] == "seat_replaced" for e in message.get("events", [])):
+                assert message["events"][0]["params"]["reason"] == "timeout"
+                break
+        else:
+            raise AssertionError("seat 0 was not replaced after its second ran out")
