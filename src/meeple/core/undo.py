@@ -86,12 +86,13 @@ def undoable_from(record: GameRecord, seat: int) -> int | None:
     n = len(record.actions)
     if n == 0:
         return None
-    game = record.new_state().game
-    actions = [game.action_from_json(raw) for raw in record.actions]
     start = max(0, n - MAX_WALK)
     befores: list[State[Any]] = []
+    actions: list[Action] = []
 
-    def keep(index: int, _action: Action, state: State[Any]) -> None:
+    def keep(index: int, action: Action, state: State[Any]) -> None:
+        if index >= start:
+            actions.append(action)
         if index + 1 >= start and index + 1 < n:
             befores.append(state.clone())
 
@@ -105,7 +106,7 @@ def undoable_from(record: GameRecord, seat: int) -> int | None:
     k = n
     for index in range(n - 1, start - 1, -1):
         before = befores[index - start]
-        if before.current_player != seat or reveals(before, actions[index]):
+        if before.current_player != seat or reveals(before, actions[index - start]):
             break
         k = index
     return k if k < n else None
