@@ -275,3 +275,52 @@ def test_a_person_out_of_time_is_replaced_by_a_bot(client):
                 break
         else:
             raise AssertionError("seat 0 was not replaced after its second ran out")
+
+
+def _first_of(legal: list[dict[str, Any]], kind: str) -> dict[str, Any]:
+    return next(m for m in legal if m["action"]["type"] == kind)
+
+
+def test_undo_takes_back_a_public_move_and_every_seat_sees_the_old_position(client):
+    """Castell: placing the pawn reveals nothing, so it can be taken back (core.undo's rule)."""
+    table, credentials = _two_people(client, "castell")
+    before = [state(client, table, c) for c in credentials]
+    assert not before[0]["can_undo"]
+    moved = client.post(f"/api/tables/{table}/actions", headers=bearer(credentials[0]),
+                        json={"version": 0, "action": _first_of(before[0]["legal"], "move")["action"]})
+    assert moved.status_code == 200 and moved.json()["can_undo"]
+    assert not state(client, table, credentials[1])["can_undo"]  # not the other seat's move
+    assert client.post(f"/api/tables/{table}/undo", headers=bearer(credentials[1]), json={"version": 1}).status_code == 409
+    undone = client.post(f"/api/tables/{table}/undo", headers=bearer(credentials[0]), json={"version": 1})
+    assert undone.status_code == 200, undone.text
+    after = [state(client, table, c) for c in credentials]
+    assert [a["version"] for a in after] == [0, 0]
+    assert [a["view"] for a in after] == [b["view"] for b in before]
+
+
+def test_a_draw_is_a_checkpoint_undo_cannot_cross(client):
+    """Triqueta: drawing shows the drawer a hidden token, so nothing before it comes back."""
+    table, credentials = _two_people(client, "triqueta")
+    seen = state(client, table, credentials[0])
+    client.post(f"/api/tables/{table}/actions", headers=bearer(credentials[0]),
+                json={"version": 0, "action": _first_of(seen["legal"], "draw")["action"]})
+    after = state(client, table, credentials[0])
+    assert not after["can_undo"]
+    refused = client.post(f"/api/tables/{table}/undo", headers=bearer(credentials[0]), json={"version": 1})
+    assert refused.status_code == 409 and refused.json()["code"] == "no_undo"
+    assert state(client, table, credentials[0])["version"] == 1
+
+
+def test_undo_is_refused_once_the_next_player_has_moved(client):
+    table, credentials = _two_people(client, "castell")
+    for seat in (0, 1):
+        seen = state(client, table, credentials[seat])
+        move = _first_of(seen["legal"], "move")["action"]
+        assert client.post(f"/api/tables/{table}/actions", headers=bearer(credentials[seat]),
+                           json={"version": seen["version"], "action": move}).status_code == 200
+        seen = state(client, table, credentials[seat])
+        end = _first_of(seen["legal"], "end_turn")["action"]
+        assert client.post(f"/api/tables/{table}/actions", headers=bearer(credentials[seat]),
+                           json={"version": seen["version"], "action": end}).status_code == 200
+    assert not state(client, table, credentials[0])["can_undo"]  # seat 1 has acted since
+    assert state(client, table, credentials[1])["can_undo"]  # seat 0 has not yet

@@ -20,6 +20,7 @@ A finished game has nothing to undo: the final result has been announced to ever
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from meeple.core.conformance import canonical
@@ -73,6 +74,19 @@ def reveals(before: State[Any], action: Action) -> bool:
             ):
                 return True
     return False
+
+
+def undo_start(marks: Sequence[tuple[int, bool]], seat: int) -> int | None:
+    """The same walk over marks kept as the game went: `marks[i]` is (the seat that made
+    action i, whether it revealed something). A server computes each mark once, when the action
+    is played, so offering undo costs nothing per message."""
+    k = n = len(marks)
+    for index in range(n - 1, -1, -1):
+        actor, revealed = marks[index]
+        if actor != seat or revealed:
+            break
+        k = index
+    return k if k < n else None
 
 
 def undoable_from(record: GameRecord, seat: int) -> int | None:

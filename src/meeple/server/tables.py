@@ -23,7 +23,7 @@ from meeple.core.observation import Observation
 from meeple.core.protocol import Event, Game, State
 from meeple.core.record import GameRecord
 from meeple.core.registry import load
-from meeple.core.undo import undoable_from
+from meeple.core.undo import reveals, undo_start
 from meeple.server import clock
 from meeple.server.botpool import BotPool, bot_seed
 from meeple.server.models import CreateTable, JoinTable, SeatInfo, SeatSpec, TableCreated, TableInfo
@@ -72,6 +72,16 @@ class LiveTable:
     bot_task: asyncio.Task[None] | None = None
     clock_task: asyncio.Task[None] | None = None
     chat_times: dict[int | None, list[float]] = field(default_factory=dict)
+    #: Per action played since this process loaded the table: (seat that made it, whether it
+    #: revealed anything). Actions from before the load count as checkpoints for undo.
+    marks: list[tuple[int, bool]] = field(default_factory=list)
+
+    def undo_point(self, seat: int) -> int | None:
+        """Where `seat`'s undo would go back to (core.undo's rule over the marks), or None."""
+        if self.state.is_terminal or not self.started:
+            return None
+        start = undo_start(self.marks, seat)
+        return None if start is None else self.version - len(self.marks) + start
 
     @property
     def version(self) -> int:
@@ -292,6 +302,9 @@ class Hub:
         except MeepleError as exc:
             raise Refused("illegal", str(exc), 422) from None
         mover = table.state.current_player
+        assert mover is not None  # checked by the caller: the game is not over
+        # Bots never take moves back, so only a person's move is examined (the costly part).
+        revealed = table.bot_spec(mover) is not None or reveals(table.state, move)
         clocks = table.row.clock_state
         rule = clock.parse_clock(table.row.clock.get("rule", "none"))
         if rule is not None and clocks:
@@ -303,6 +316,7 @@ class Hub:
         except StaleVersion:
             raise Refused("stale", "another move was accepted first: look again") from None
         table.row.actions.append(move.to_json())
+        table.marks.append((mover, revealed))
         table.row.clock_state = clocks
         table.state = after
         if after.is_terminal:
@@ -319,7 +333,7 @@ class Hub:
                 raise Refused("no_undo", "there is nothing to take back")
             if version != table.version:
                 raise Refused("stale", f"the table is at move {table.version}, not {version}: look again")
-            keep = undoable_from(table.record(), seat)
+            keep = table.undo_point(seat)
             if keep is None:
                 raise Refused("no_undo", "nothing of yours can be taken back now (a draw or a reveal, or the "
                                          "next player has moved)")
@@ -329,6 +343,7 @@ class Hub:
                 raise Refused("stale", "another move was accepted first: look again") from None
             taken = table.version - keep
             del table.row.actions[keep:]
+            del table.marks[len(table.marks) - taken:]
             table.state = table.record().replay()
             await self._broadcast(table, [Event("undo", seat, {"actions": taken})])
         self._kick(table)
@@ -354,8 +369,7 @@ class Hub:
         if table.row.clock_state:
             extra["clock"] = clock.public(table.row.clock_state, self.now())
         if seat is not None:
-            extra["can_undo"] = (not table.state.is_terminal and table.started
-                                 and undoable_from(table.record(), seat) is not None)
+            extra["can_undo"] = table.undo_point(seat) is not None
         message = seat_message(table.state, seat, table.version, events, table.seats_public(), extra)
         if not table.started or (seat is not None and table.bot_spec(seat) is not None):
             message["legal"] = []  # nobody moves before every seat is taken; a bot plays a left seat
