@@ -290,7 +290,8 @@ def test_undo_takes_back_a_public_move_and_every_seat_sees_the_old_position(clie
                         json={"version": 0, "action": _first_of(before[0]["legal"], "move")["action"]})
     assert moved.status_code == 200 and moved.json()["can_undo"]
     assert not state(client, table, credentials[1])["can_undo"]  # not the other seat's move
-    assert client.post(f"/api/tables/{table}/undo", headers=bearer(credentials[1]), json={"version": 1}).status_code == 409
+    theirs = client.post(f"/api/tables/{table}/undo", headers=bearer(credentials[1]), json={"version": 1})
+    assert theirs.status_code == 409
     undone = client.post(f"/api/tables/{table}/undo", headers=bearer(credentials[0]), json={"version": 1})
     assert undone.status_code == 200, undone.text
     after = [state(client, table, c) for c in credentials]
