@@ -1,0 +1,154 @@
+"""`meeple serve` as a real process, as users start it: real WebSocket clients, and SIGKILL in
+the middle of games with nothing lost."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from meeple.core.record import GameRecord
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    """One `meeple serve` process on a loopback port over a database file."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.log = open(self.folder / "server.log", "ab")  # noqa: SIM115 (closed in stop)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "meeple", "serve", "--port", str(self.port), "--db", str(self.folder / "meeple.db")],
+            cwd=self.folder, stdout=subprocess.DEVNULL, stderr=self.log,
+            env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/games", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise AssertionError("the server did not start")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self) -> str:
+        """Stop the server as a service manager would (SIGTERM); what it wrote to stderr."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=60)
+        self.log.close()
+        return (self.folder / "server.log").read_text(encoding="utf-8", errors="replace")
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    running = Server(tmp_path)
+    running.start()
+    yield running
+    errors = running.stop()
+    assert "Traceback" not in errors, errors
+
+
+def _api(server: Server, method: str, path: str, credential: str | None = None, **kwargs: Any) -> Any:
+    headers = {"Authorization": f"Bearer {credential}"} if credential else {}
+    response = httpx.request(method, f"{server.url}{path}", headers=headers, timeout=30, **kwargs)
+    assert response.status_code < 500, response.text
+    return response
+
+
+def _table(server: Server, game: str, seats: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    created = _api(server, "POST", "/api/tables", json={"game": game, "players": len(seats), "seats": seats}).json()
+    credentials = [created["credential"]]
+    for k in range(1, sum(1 for s in seats if s["kind"] == "human")):
+        joined = _api(server, "POST", f"/api/tables/{created['table_id']}/join",
+                      json={"join_code": created["join_code"], "name": f"P{k}"}).json()
+        credentials.append(joined["credential"])
+    return created["table_id"], credentials
+
+
+def _move(server: Server, table: str, credentials: list[str]) -> dict[str, Any]:
+    """One move by whichever person is to move; the answer the server acknowledged it with."""
+    seen = _api(server, "GET", f"/api/tables/{table}/state").json()
+    seat = seen["to_move"]
+    mine = _api(server, "GET", f"/api/tables/{table}/state", credentials[seat]).json()
+    answer: dict[str, Any] = _api(server, "POST", f"/api/tables/{table}/actions", credentials[seat],
+                                  json={"version": mine["version"], "action_id": mine["legal"][0]["id"]}).json()
+    return answer
+
+
+def test_a_real_websocket_client_plays_against_bots_in_worker_processes(server):
+    table, (credential,) = _table(server, "celtica", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"},
+                                                      {"kind": "bot", "bot": "ismcts:20"}])
+    with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table}") as ws:
+        ws.send(json.dumps({"type": "hello", "credential": credential}))
+        message = json.loads(ws.recv(timeout=30))
+        moves = 0
+        while not message["over"] and moves < 6:
+            if message["type"] == "state" and message["to_move"] == 0 and message["legal"]:
+                ws.send(json.dumps({"type": "act", "version": message["version"],
+                                    "action_id": message["legal"][0]["id"]}))
+                moves += 1
+            message = json.loads(ws.recv(timeout=60))
+        assert moves == 6 or message["over"]
+
+
+def test_sigkill_mid_game_loses_nothing_and_every_table_continues(server):
+    people, credentials = _table(server, "triominos", [{"kind": "human"}, {"kind": "human"}])
+    bots_only, _ = _table(server, "castell", [{"kind": "bot", "bot": "ismcts:easy"}] * 3)
+    acknowledged = None
+    for _ in range(7):
+        acknowledged = _move(server, people, credentials)
+    assert acknowledged is not None
+    time.sleep(2)  # the bots are playing
+    bots_before = _api(server, "GET", f"/api/tables/{bots_only}/state").json()["version"]
+    assert bots_before > 0
+
+    server.kill()
+    server.start()
+
+    mine = _api(server, "GET", f"/api/tables/{people}/state", credentials[acknowledged["seat"]]).json()
+    assert mine["version"] == acknowledged["version"]  # every acknowledged move is there
+    assert mine["view"] == acknowledged["view"]  # exactly where it was
+    deadline = time.monotonic() + 60
+    while _api(server, "GET", f"/api/tables/{bots_only}/state").json()["version"] <= bots_before:
+        assert time.monotonic() < deadline, "the bots did not resume"
+        time.sleep(0.2)
+    with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{people}") as ws:  # clients reconnect
+        ws.send(json.dumps({"type": "hello", "credential": credentials[0]}))
+        assert json.loads(ws.recv(timeout=30))["version"] == acknowledged["version"]
+    final = None
+    for _ in range(3000):
+        final = _move(server, people, credentials)
+        if final["over"]:
+            break
+    assert final is not None and final["over"]
+    record = GameRecord.from_json(_api(server, "GET", f"/api/tables/{people}/record").json())
+    replayed = record.replay()
+    assert replayed.scores() == final["result"]["scores"] and replayed.winners() == final["result"]["winners"]
