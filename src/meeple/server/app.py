@@ -87,7 +87,6 @@ def create_app(store: Store, bots: BotPool | None = None, allowed_origins: tuple
         yield
         hub.close()
         pool.close()
-        store.close()
 
     app = FastAPI(
         title="meeple", version="1", lifespan=lifespan,

@@ -36,14 +36,17 @@ class BotPool:
     """Runs bot decisions off the event loop in a pool of worker processes."""
 
     def __init__(self, workers: int | None = None, executor: Executor | None = None) -> None:
-        self.executor = executor or ProcessPoolExecutor(
-            max_workers=workers or max(1, min(2, os.cpu_count() or 1)),
-            mp_context=multiprocessing.get_context("spawn"),
-        )
+        self.workers = workers or max(1, min(2, os.cpu_count() or 1))
+        self.executor = executor  # started on first use: a server without bots starts no process
 
     async def choose(self, game_name: str, sample: dict[str, Any], seat: int, spec: str, seed: int) -> dict[str, Any]:
+        if self.executor is None:
+            spawn = multiprocessing.get_context("spawn")
+            self.executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=spawn)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, decide, game_name, sample, seat, spec, seed)
 
     def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        if isinstance(self.executor, ProcessPoolExecutor):
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self.executor = None

@@ -136,10 +136,12 @@ class Hub:
         self.bots = bots
         self.now = now
         self.tables: dict[str, LiveTable] = {}
-        self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+        self._store_thread: ThreadPoolExecutor | None = None
 
     async def stored(self, call: Callable[..., T], *args: Any) -> T:
         """Run a store call off the event loop (one thread: writes stay in order)."""
+        if self._store_thread is None:
+            self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
         return await asyncio.get_running_loop().run_in_executor(self._store_thread, call, *args)
 
     # -- tables ---------------------------------------------------------------------------------
@@ -454,11 +456,16 @@ class Hub:
         self._kick(table)
 
     def close(self) -> None:
+        """Stop the bots and clocks and forget the loaded tables (they load again on use, so an
+        application served again after a shutdown, as in tests, starts clean)."""
         for table in self.tables.values():
             for task in (table.bot_task, table.clock_task):
                 if task is not None:
                     task.cancel()
-        self._store_thread.shutdown(wait=True)
+        self.tables.clear()
+        if self._store_thread is not None:
+            self._store_thread.shutdown(wait=True)
+            self._store_thread = None
 
 
 async def run_refusal(conn: Connection, hub: Hub, call: Awaitable[None]) -> None:
