@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import math
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -217,19 +218,27 @@ def simulate(
 
 @app.command()
 def bench(
-    game: str = typer.Argument(..., help="Game name."),
+    game: str = typer.Argument(..., help="Game name, or `server` for the game server under load."),
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players (default: the most)."),
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="How long to run."),
+    tables: int = typer.Option(200, "--tables", help="server: tables played at once."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     option: list[str] | None = OptionsOpt,
     part: str | None = typer.Option(None, "--part", help="Time one of the game's own parts (see `meeple games`)."),
     bot: str | None = typer.Option(None, "--bot", help="Measure a search bot instead (ismcts[:level]): iterations/s."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the benchmark positions."),
 ) -> None:
-    """Random-playout throughput of an engine (one core), a search bot's speed, or a game's own part."""
-    the_game = load(game)
+    """Random-playout throughput of an engine (one core), a search bot's speed, a game's own part,
+    or (`meeple bench server`) moves/s and latency of the game server under many tables."""
     if not (math.isfinite(seconds) and 0 < seconds <= MAX_BENCH_SECONDS):
         raise OptionError(f"--seconds must be a number of seconds from 0 to {MAX_BENCH_SECONDS}, not {seconds}")
+    if game == "server":
+        if not 1 <= tables <= 5000:
+            raise OptionError(f"--tables must be 1 to 5000, not {tables}")
+        # The server layer is started as its own program (nothing imports it).
+        command = [sys.executable, "-m", "meeple.server.bench", "--tables", str(tables), "--seconds", str(seconds)]
+        raise typer.Exit(subprocess.run([*command, *(["--json"] if as_json else [])]).returncode)
+    the_game = load(game)
     if part is not None:
         parts = the_game.benchmarks()
         if part not in parts:

@@ -1,4 +1,5 @@
-"""Bots move on the server in worker processes, so a search never blocks the event loop.
+"""Bots move on the server in worker processes, so a search never blocks the event loop (the
+workers also decide, after each person's move, whether it revealed anything, for undo).
 
 A worker is handed what a bot may know and nothing more: the game, the seat, and the sample of
 the seat's `Observation` (a state in which everything hidden from the seat has been re-dealt),
@@ -18,6 +19,7 @@ from meeple.ai.bots import make_bot
 from meeple.core.observation import Observation
 from meeple.core.registry import load
 from meeple.core.rng import Rng
+from meeple.core.undo import reveals
 
 
 def bot_seed(table_seed: int, seat: int, version: int) -> int:
@@ -30,6 +32,13 @@ def decide(game_name: str, sample: dict[str, Any], seat: int, spec: str, seed: i
     state = load(game_name).from_json(sample)
     seen = Observation(seat, state.legal_actions(), state)
     return make_bot(spec).choose(seen, Rng(seed)).to_json()
+
+
+def revealed(game_name: str, before: dict[str, Any], action: dict[str, Any]) -> bool:
+    """Whether `action` in the position `before` revealed anything (core.undo.reveals): the
+    costly half of deciding undo, done in a worker so moves are not slowed by it."""
+    game = load(game_name)
+    return reveals(game.from_json(before), game.action_from_json(action))
 
 
 class BotPool:
@@ -45,6 +54,13 @@ class BotPool:
             self.executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=spawn)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, decide, game_name, sample, seat, spec, seed)
+
+    async def revealed(self, game_name: str, before: dict[str, Any], action: dict[str, Any]) -> bool:
+        if self.executor is None:
+            spawn = multiprocessing.get_context("spawn")
+            self.executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=spawn)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, revealed, game_name, before, action)
 
     def close(self) -> None:
         if isinstance(self.executor, ProcessPoolExecutor):

@@ -23,7 +23,7 @@ from meeple.core.observation import Observation
 from meeple.core.protocol import Event, Game, State
 from meeple.core.record import GameRecord
 from meeple.core.registry import load
-from meeple.core.undo import reveals, undo_start
+from meeple.core.undo import undo_start
 from meeple.server import clock
 from meeple.server.botpool import BotPool, bot_seed
 from meeple.server.models import CreateTable, JoinTable, SeatInfo, SeatSpec, TableCreated, TableInfo
@@ -75,6 +75,7 @@ class LiveTable:
     #: Per action played since this process loaded the table: (seat that made it, whether it
     #: revealed anything). Actions from before the load count as checkpoints for undo.
     marks: list[tuple[int, bool]] = field(default_factory=list)
+    marking: set[asyncio.Task[None]] = field(default_factory=set)  # marks still being decided
 
     def undo_point(self, seat: int) -> int | None:
         """Where `seat`'s undo would go back to (core.undo's rule over the marks), or None."""
@@ -305,8 +306,7 @@ class Hub:
             raise Refused("illegal", str(exc), 422) from None
         mover = table.state.current_player
         assert mover is not None  # checked by the caller: the game is not over
-        # Bots never take moves back, so only a person's move is examined (the costly part).
-        revealed = table.bot_spec(mover) is not None or reveals(table.state, move)
+        before = table.state
         clocks = table.row.clock_state
         rule = clock.parse_clock(table.row.clock.get("rule", "none"))
         if rule is not None and clocks:
@@ -318,7 +318,13 @@ class Hub:
         except StaleVersion:
             raise Refused("stale", "another move was accepted first: look again") from None
         table.row.actions.append(move.to_json())
-        table.marks.append((mover, revealed))
+        # Until the worker has decided, the move counts as a reveal (undo offered late, never
+        # wrongly). Bots never take moves back, so their moves are not examined.
+        table.marks.append((mover, True))
+        if table.bot_spec(mover) is None and not any(event.secret for event in events):
+            task = asyncio.create_task(self._mark(table, len(table.row.actions) - 1, before, move))
+            table.marking.add(task)
+            task.add_done_callback(table.marking.discard)
         table.row.clock_state = clocks
         table.state = after
         if after.is_terminal:
@@ -329,7 +335,24 @@ class Hub:
         seat = state.current_player
         return None if seat is None or table.bot_spec(seat) is not None else seat
 
+    async def _mark(self, table: LiveTable, index: int, before: State[Any], move: Any) -> None:
+        """Decide in a worker whether the move at `index` revealed anything; if not, the mover
+        may take it back, and their connections are told so."""
+        revealed = await self.bots.revealed(table.row.game, before.to_json(), move.to_json())
+        async with table.lock:
+            offset = table.version - len(table.marks)
+            position = index - offset
+            if revealed or not 0 <= position < len(table.marks) or table.row.actions[index] != move.to_json():
+                return  # it revealed, or an undo or a restart moved the table on
+            mover = table.marks[position][0]
+            table.marks[position] = (mover, False)
+            if table.undo_point(mover) is not None:
+                note = {"type": "undo", "version": table.version, "can_undo": True}
+                await asyncio.gather(*(self._send(table, c, note) for c in list(table.connections) if c.seat == mover))
+
     async def undo(self, table: LiveTable, seat: int, version: int) -> None:
+        if table.marking:  # a move being examined may be the one to take back: wait for it
+            await asyncio.gather(*table.marking, return_exceptions=True)
         async with table.lock:
             if table.state.is_terminal or not table.started:
                 raise Refused("no_undo", "there is nothing to take back")
