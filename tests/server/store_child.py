@@ -28,13 +28,15 @@ def main(argv: list[str]) -> None:
     if mode == "race":
         label, count = argv[4], int(argv[5])
         for i in range(count):
-            while True:
+            for _ in range(10_000):  # bounded, so a broken store fails the test instead of hanging it
                 version = store.load_table(table_id).version
                 try:
                     store.append_action(table_id, version, {"by": label, "i": i})
                     break
                 except StaleVersion:
                     continue
+            else:
+                raise SystemExit(f"{label}: action {i} never got in")
     elif mode == "ack":
         version = store.load_table(table_id).version
         for _ in range(int(argv[4])):

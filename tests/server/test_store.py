@@ -258,8 +258,13 @@ def test_two_processes_appending_concurrently(backend: Backend, store: Store) ->
     count = 150
     store.create_table(make_table(actions=[]))
     children = [subprocess.Popen(backend.child("race", "t1", label, str(count)), cwd=ROOT) for label in "AB"]
-    for child in children:
-        assert child.wait(timeout=120) == 0
+    try:
+        for child in children:
+            assert child.wait(timeout=120) == 0
+    finally:
+        for child in children:
+            child.kill()
+            child.wait()
     actions = store.load_table("t1").actions
     assert len(actions) == 2 * count
     for label in "AB":
