@@ -271,6 +271,40 @@ def test_two_processes_appending_concurrently(backend: Backend, store: Store) ->
         assert [a["i"] for a in actions if a["by"] == label] == list(range(count))  # none lost, none twice
 
 
+def test_several_processes_opening_a_new_store_at_once(backend: Backend) -> None:
+    """Each creates the schema if it is missing: they must not trip over each other."""
+    children = [
+        subprocess.Popen(
+            backend.child("open"),
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(8)
+    ]
+    try:
+        for child in children:
+            assert child.stdout is not None and child.stdout.readline() == "ready\n"
+        for child in children:  # the starting gun
+            assert child.stdin is not None
+            child.stdin.write("go\n")
+            child.stdin.flush()
+        failures = [err for child in children if (err := child.communicate(timeout=60)[1]) and child.returncode != 0]
+    finally:
+        for child in children:
+            child.kill()
+            child.wait()
+    assert failures == []
+    store = backend.open()
+    try:
+        store.create_table(make_table())
+        assert store.table_ids() == ["t1"]
+    finally:
+        store.close()
+
+
 def test_acknowledged_appends_survive_sigkill(backend: Backend, store: Store) -> None:
     acknowledged = 60
     store.create_table(make_table(actions=[]))

@@ -103,7 +103,7 @@ class SQLiteStore(Store):
             )
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             if not self._memory:
-                conn.execute("PRAGMA journal_mode=WAL")
+                self._enable_wal(conn)
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
         except sqlite3.Error as e:
@@ -111,6 +111,21 @@ class SQLiteStore(Store):
         with self._lock:
             self._all.append(conn)
         return conn
+
+    def _enable_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL. Switching needs an exclusive lock and SQLite does not wait
+        for it (no busy handler), so several processes opening a new file at once retry here."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                break
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005)
+        if mode != "wal":
+            raise StoreError(f"SQLite store {self._path}: cannot use WAL journal (got {mode!r})")
 
     @contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
