@@ -353,6 +353,30 @@ def test_sqlite_memory_store_from_several_threads() -> None:
     store.close()
 
 
+def open_files(path: Path) -> int:
+    """How many descriptors this process holds on `path` (its -wal and -shm files left out)."""
+    fds = Path("/proc/self/fd")
+    return sum(1 for fd in fds.iterdir() if os.path.realpath(fd) == str(path.resolve()))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc")
+def test_sqlite_connections_of_ended_threads_are_closed(tmp_path: Path) -> None:
+    """A server's pool retires idle worker threads: their connections must not pile up."""
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path)
+    store.create_table(make_table())
+    before = open_files(path)
+    for _ in range(20):
+        t = threading.Thread(target=store.load_table, args=("t1",))
+        t.start()
+        t.join()
+    # SQLite keeps one closed connection's descriptor for reuse while another connection of the
+    # process holds a lock on the file (POSIX locks are per process), so allow one more.
+    assert open_files(path) <= before + 1
+    store.close()
+    assert open_files(path) == 0
+
+
 def test_sqlite_file_settings_and_compact_json(tmp_path: Path) -> None:
     path = tmp_path / "s.db"
     store = SQLiteStore(path)
