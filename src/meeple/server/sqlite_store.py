@@ -115,14 +115,17 @@ class SQLiteStore(Store):
             conn = sqlite3.connect(
                 self._path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
             )
+        except sqlite3.Error as e:
+            raise StoreError(f"SQLite store {self._path}: cannot open: {e}") from e
+        held = _Held(conn)  # closes the connection if setting it up fails below
+        try:
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             if not self._memory:
                 self._enable_wal(conn)
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
         except sqlite3.Error as e:
-            raise StoreError(f"SQLite store {self._path}: cannot open: {e}") from e
-        held = _Held(conn)
+            raise StoreError(f"SQLite store {self._path}: cannot set up: {e}") from e
         with self._lock:
             self._held.add(held)
         return held
