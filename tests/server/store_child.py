@@ -3,6 +3,8 @@
 Modes (KIND and URL name the store, as `open_store` takes them):
 - `race KIND URL TABLE LABEL COUNT`: append COUNT actions {"by": LABEL, "i": i}, retrying on
   StaleVersion, to race another process on the same table.
+- `open KIND URL`: print "ready", wait for a line on stdin (a starting gun, so several children
+  open at the same moment), then open the store (creating its schema if needed) and close it.
 - `ack KIND URL TABLE COUNT`: append {"i": version} actions and print each acknowledged new
   version on its own line, flushed, as soon as `append_action` returns (the parent kills us).
 """
@@ -23,18 +25,26 @@ def open_store(kind: str, url: str) -> Store:
 
 
 def main(argv: list[str]) -> None:
-    mode, kind, url, table_id = argv[:4]
+    mode, kind, url = argv[:3]
+    table_id = argv[3] if len(argv) > 3 else ""
+    if mode == "open":
+        print("ready", flush=True)
+        sys.stdin.readline()
     store = open_store(kind, url)
-    if mode == "race":
+    if mode == "open":
+        pass
+    elif mode == "race":
         label, count = argv[4], int(argv[5])
         for i in range(count):
-            while True:
+            for _ in range(10_000):  # bounded, so a broken store fails the test instead of hanging it
                 version = store.load_table(table_id).version
                 try:
                     store.append_action(table_id, version, {"by": label, "i": i})
                     break
                 except StaleVersion:
                     continue
+            else:
+                raise SystemExit(f"{label}: action {i} never got in")
     elif mode == "ack":
         version = store.load_table(table_id).version
         for _ in range(int(argv[4])):

@@ -258,12 +258,51 @@ def test_two_processes_appending_concurrently(backend: Backend, store: Store) ->
     count = 150
     store.create_table(make_table(actions=[]))
     children = [subprocess.Popen(backend.child("race", "t1", label, str(count)), cwd=ROOT) for label in "AB"]
-    for child in children:
-        assert child.wait(timeout=120) == 0
+    try:
+        for child in children:
+            assert child.wait(timeout=120) == 0
+    finally:
+        for child in children:
+            child.kill()
+            child.wait()
     actions = store.load_table("t1").actions
     assert len(actions) == 2 * count
     for label in "AB":
         assert [a["i"] for a in actions if a["by"] == label] == list(range(count))  # none lost, none twice
+
+
+def test_several_processes_opening_a_new_store_at_once(backend: Backend) -> None:
+    """Each creates the schema if it is missing: they must not trip over each other."""
+    children = [
+        subprocess.Popen(
+            backend.child("open"),
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(8)
+    ]
+    try:
+        for child in children:
+            assert child.stdout is not None and child.stdout.readline() == "ready\n"
+        for child in children:  # the starting gun
+            assert child.stdin is not None
+            child.stdin.write("go\n")
+            child.stdin.flush()
+        failures = [err for child in children if (err := child.communicate(timeout=60)[1]) and child.returncode != 0]
+    finally:
+        for child in children:
+            child.kill()
+            child.wait()
+    assert failures == []
+    store = backend.open()
+    try:
+        store.create_table(make_table())
+        assert store.table_ids() == ["t1"]
+    finally:
+        store.close()
 
 
 def test_acknowledged_appends_survive_sigkill(backend: Backend, store: Store) -> None:
@@ -312,6 +351,30 @@ def test_sqlite_memory_store_from_several_threads() -> None:
         t.join()
     assert store.load_table("t1").version == 200
     store.close()
+
+
+def open_files(path: Path) -> int:
+    """How many descriptors this process holds on `path` (its -wal and -shm files left out)."""
+    fds = Path("/proc/self/fd")
+    return sum(1 for fd in fds.iterdir() if os.path.realpath(fd) == str(path.resolve()))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc")
+def test_sqlite_connections_of_ended_threads_are_closed(tmp_path: Path) -> None:
+    """A server's pool retires idle worker threads: their connections must not pile up."""
+    path = tmp_path / "s.db"
+    store = SQLiteStore(path)
+    store.create_table(make_table())
+    before = open_files(path)
+    for _ in range(20):
+        t = threading.Thread(target=store.load_table, args=("t1",))
+        t.start()
+        t.join()
+    # SQLite keeps one closed connection's descriptor for reuse while another connection of the
+    # process holds a lock on the file (POSIX locks are per process), so allow one more.
+    assert open_files(path) <= before + 1
+    store.close()
+    assert open_files(path) == 0
 
 
 def test_sqlite_file_settings_and_compact_json(tmp_path: Path) -> None:

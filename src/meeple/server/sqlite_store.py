@@ -19,6 +19,7 @@ import json
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -80,37 +81,69 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+class _Held:
+    """One thread's connection. The thread-local owns it, so when the thread ends (a pool's idle
+    worker exits) it is collected and its connection closed instead of leaking."""
+
+    __slots__ = ("__weakref__", "conn")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __del__(self) -> None:
+        self.conn.close()
+
+
 class SQLiteStore(Store):
     """A `Store` in one SQLite file (or ":memory:" for tests)."""
 
     def __init__(self, path: str | Path) -> None:
         self._path = str(path)
         self._memory = self._path == ":memory:"
-        self._lock = threading.RLock()  # guards _all and, for ":memory:", the one connection
+        self._lock = threading.RLock()  # guards _held and, for ":memory:", the one connection
         self._local = threading.local()
-        self._all: list[sqlite3.Connection] = []
+        self._held: weakref.WeakSet[_Held] = weakref.WeakSet()  # the live threads' connections, for close()
         self._closed = False
         self._shared = self._connect() if self._memory else None
         self._migrate()
 
     # -- connections and transactions ------------------------------------------------------
 
-    def _connect(self) -> sqlite3.Connection:
+    def _connect(self) -> _Held:
         try:
             # isolation_level=None: no implicit transactions, each method says BEGIN itself.
             conn = sqlite3.connect(
                 self._path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
             )
+        except sqlite3.Error as e:
+            raise StoreError(f"SQLite store {self._path}: cannot open: {e}") from e
+        held = _Held(conn)  # closes the connection if setting it up fails below
+        try:
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             if not self._memory:
-                conn.execute("PRAGMA journal_mode=WAL")
+                self._enable_wal(conn)
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
         except sqlite3.Error as e:
-            raise StoreError(f"SQLite store {self._path}: cannot open: {e}") from e
+            raise StoreError(f"SQLite store {self._path}: cannot set up: {e}") from e
         with self._lock:
-            self._all.append(conn)
-        return conn
+            self._held.add(held)
+        return held
+
+    def _enable_wal(self, conn: sqlite3.Connection) -> None:
+        """Switch the file to WAL. Switching needs an exclusive lock and SQLite does not wait
+        for it (no busy handler), so several processes opening a new file at once retry here."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                break
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.005)
+        if mode != "wal":
+            raise StoreError(f"SQLite store {self._path}: cannot use WAL journal (got {mode!r})")
 
     @contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
@@ -119,13 +152,12 @@ class SQLiteStore(Store):
             raise StoreError(f"SQLite store {self._path}: closed")
         if self._shared is not None:
             with self._lock:
-                yield self._shared
+                yield self._shared.conn
             return
-        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._connect()
-            self._local.conn = conn
-        yield conn
+        held: _Held | None = getattr(self._local, "held", None)
+        if held is None:
+            held = self._local.held = self._connect()
+        yield held.conn
 
     @contextmanager
     def _tx(self, what: str, write: bool = True) -> Iterator[sqlite3.Connection]:
@@ -323,6 +355,7 @@ class SQLiteStore(Store):
         """Close every thread's connection; the store cannot be used afterwards."""
         with self._lock:
             self._closed = True
-            for conn in self._all:
-                conn.close()
-            self._all.clear()
+            for held in list(self._held):
+                held.conn.close()
+            self._held.clear()
+            self._shared = None

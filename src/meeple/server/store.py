@@ -6,6 +6,8 @@ metadata: its seats (who sits there, a hash of each seat's credential), its chat
 (`append_action`, `truncate_actions`) states the version it was made against and fails with
 `StaleVersion` if another writer got there first, so two moves for one table never both apply.
 Every method commits before it returns: what a store method accepted survives a crash.
+Every method given the id of a table that does not exist raises `NoSuchTable`. Stores are
+called from a thread pool, so an implementation must be safe to call from several threads.
 """
 
 from __future__ import annotations
@@ -77,7 +79,8 @@ class Store(ABC):
 
     @abstractmethod
     def create_table(self, table: TableRow) -> None:
-        """Store a new table (its id must be new)."""
+        """Store a new table with its seats, actions and clock state (its id must be new, else
+        StoreError)."""
 
     @abstractmethod
     def load_table(self, table_id: str) -> TableRow:
@@ -89,7 +92,8 @@ class Store(ABC):
 
     @abstractmethod
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
-        """Replace one seat's row (a claim, a name, a departure)."""
+        """Replace one seat's row (a claim, a name, a departure); StoreError if the table has no
+        such seat."""
 
     @abstractmethod
     def append_action(
@@ -100,7 +104,8 @@ class Store(ABC):
 
     @abstractmethod
     def truncate_actions(self, table_id: str, expected_version: int, keep: int) -> int:
-        """Undo: keep the first `keep` actions if the table is at `expected_version`."""
+        """Undo: keep the first `keep` actions if the table is at `expected_version` (else
+        StaleVersion; StoreError unless 0 <= keep <= expected_version). Returns `keep`."""
 
     @abstractmethod
     def set_finished(self, table_id: str, finished: bool) -> None:
@@ -119,4 +124,5 @@ class Store(ABC):
         """Chat lines from index `since` on."""
 
     def close(self) -> None:  # noqa: B027 - deliberately optional: a default that does nothing
-        """Release connections (a no-op for a store that holds none)."""
+        """Release connections (a no-op for a store that holds none); call it once no other
+        call is in flight. The store cannot be used afterwards."""
