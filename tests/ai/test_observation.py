@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import meeple
 from meeple.ai.bots import Bot, make_bot
 from meeple.ai.match import play_game
-from meeple.core.conformance import canonical
+from meeple.core.conformance import canonical, random_position
 from meeple.core.observation import Observation
 from meeple.core.protocol import Action, State
 from meeple.core.registry import games as game_names
@@ -19,14 +19,7 @@ from meeple.core.rng import Rng
 
 
 def _position(name: str, players: int, seed: int, depth: int) -> State[Any]:
-    state: State[Any] = meeple.load(name).new_game(players, seed=seed)
-    rng = Rng(seed)
-    for _ in range(depth):
-        if state.is_terminal:
-            break
-        legal = state.legal_actions()
-        state.step(legal[rng.below(len(legal))])
-    return state
+    return random_position(meeple.load(name), players, seed, depth, walk_seed=seed)
 
 
 class _Spy(Bot):
