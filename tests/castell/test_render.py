@@ -7,9 +7,9 @@ import re
 import pytest
 from rich.console import Console
 
-from meeple.cli.render import event_text
 from meeple.cli.render.castell import action_label, board, pyramid
 from meeple.core.i18n import Catalog
+from meeple.core.text import event_text
 from meeple.games.castell import actions as A
 from tests.castell.helpers import placed, play
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 from rich.console import Console
 
-from meeple.cli.render import catalog, event_text
+from meeple.cli.render import catalog
 from meeple.cli.render import celtica as render
 from meeple.core.i18n import Catalog
 from meeple.core.rng import Rng
+from meeple.core.text import event_text
 from meeple.games.celtica.actions import BY_ID
 from tests.celtica.helpers import GAME
 

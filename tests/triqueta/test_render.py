@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from meeple.cli.render import event_text
 from meeple.cli.render import triqueta as render
 from meeple.core.i18n import Catalog
 from meeple.core.rng import Rng
+from meeple.core.text import event_text
 from meeple.games.triqueta import heuristics
 from meeple.games.triqueta.actions import ALL_ACTIONS, KINDS
 from meeple.games.triqueta.components import ANIMALS

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from meeple.core.errors import OptionError
 from meeple.core.i18n import Catalog
-from meeple.core.protocol import Event, State
+from meeple.core.protocol import State
 
 
 def renderer(game_name: str) -> ModuleType:
@@ -32,19 +32,6 @@ def action_label(module: ModuleType, action_json: dict[str, Any], cat: Catalog, 
     if "view" in inspect.signature(func).parameters:
         return str(func(action_json, cat, view=view))
     return str(func(action_json, cat))
-
-
-def event_text(event: Event, seat: int | None, cat: Catalog, you: int | None = None) -> str:
-    """An event as `seat` may read it: the `_secret` wording only for those who may know, and
-    the `_you` wording ("You draw") when the one person at the table, seat `you`, did it."""
-    data = event.for_seat(seat)
-    key = f"event.{data['key']}"
-    if not data.get("hidden") and event.secret and cat.has(key + "_secret"):
-        key += "_secret"
-    subject = data["params"].get("who", data["player"])
-    if you is not None and subject == you and cat.has(key + "_you"):
-        key += "_you"
-    return cat.text(key, player=data["player"], **data["params"])
 
 
 def breakdown_table(state: State, cat: Catalog) -> Table:
