@@ -32,6 +32,7 @@ class Recorder:
     def __init__(self, table: LiveTable, seat: int | None) -> None:
         self.table = table
         self.seat = seat
+        self.render: str | None = None
         self.seen: list[tuple[dict[str, Any], State[Any]]] = []
 
     async def send(self, message: dict[str, Any]) -> None:

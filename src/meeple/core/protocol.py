@@ -123,7 +123,9 @@ class Event:
             hidden = False
         out: dict[str, Any] = {"key": self.key, "player": self.player, "params": params}
         if hidden:
-            out["hidden"] = True
+            out["hidden"] = True  # there is more to it that this seat may not see
+        elif self.secret:
+            out["private"] = True  # its details are shown only to some seats, this one among them
         return out
 
     def __repr__(self) -> str:

@@ -10,13 +10,13 @@ from meeple.core.protocol import Event
 def event_text(event: Event, seat: int | None, cat: Catalog, you: int | None = None) -> str:
     """An event as `seat` may read it: the `_secret` wording only for those who may know, and
     the `_you` wording ("You draw") when the one person at the table, seat `you`, did it."""
-    return event_json_text(event.for_seat(seat), bool(event.secret), cat, you)
+    return event_json_text(event.for_seat(seat), cat, you)
 
 
-def event_json_text(data: dict[str, object], secret: bool, cat: Catalog, you: int | None = None) -> str:
+def event_json_text(data: dict[str, object], cat: Catalog, you: int | None = None) -> str:
     """The same from an event's JSON form as a seat received it (`Event.for_seat`)."""
     key = f"event.{data['key']}"
-    if not data.get("hidden") and secret and cat.has(key + "_secret"):
+    if data.get("private") and cat.has(key + "_secret"):
         key += "_secret"
     params = data["params"]
     assert isinstance(params, dict)

@@ -19,6 +19,7 @@ from urllib.parse import urlsplit
 from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter, ValidationError
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
@@ -42,6 +43,7 @@ from meeple.server.models import (
 from meeple.server.sqlite_store import SQLiteStore
 from meeple.server.store import Store, StoreError
 from meeple.server.tables import Hub, LiveTable, Refused
+from meeple.server.web import pages
 from meeple.server.wire import error_message
 
 #: The largest HTTP body or WebSocket message accepted (a move is well under 1 KB).
@@ -67,9 +69,10 @@ class _BodyLimit(BaseHTTPMiddleware):
 class _Socket:
     """A WebSocket client as a table sees it."""
 
-    def __init__(self, websocket: WebSocket, seat: int | None) -> None:
+    def __init__(self, websocket: WebSocket, seat: int | None, render: str | None) -> None:
         self.websocket = websocket
         self.seat = seat
+        self.render = render
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
@@ -94,6 +97,8 @@ def create_app(store: Store, bots: BotPool | None = None, allowed_origins: tuple
     )
     app.state.hub = hub
     app.add_middleware(_BodyLimit)
+    app.include_router(pages.router(hub))
+    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
 
     @app.exception_handler(Refused)
     async def refused(request: Request, error: Refused) -> JSONResponse:
@@ -194,7 +199,7 @@ def create_app(store: Store, bots: BotPool | None = None, allowed_origins: tuple
             return
         except WebSocketDisconnect:
             return
-        conn = _Socket(websocket, me)
+        conn = _Socket(websocket, me, hello.render)
         await hub.attach(table, conn)
         try:
             await _serve(websocket, conn, hub, table)

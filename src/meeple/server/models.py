@@ -57,6 +57,7 @@ class TableCreated(Credentials):
 class JoinTable(Strict):
     join_code: Secret
     name: Name
+    seat: Annotated[int, Field(ge=0, le=98)] | None = None  # a particular free seat, else the first
 
 
 class SeatInfo(BaseModel):
@@ -116,6 +117,8 @@ class Hello(Strict):
 
     type: Literal["hello"] = "hello"
     credential: Secret | None = None
+    #: A page asks for its HTML fragments in this language (API clients leave it out).
+    render: Literal["en", "zh-Hant"] | None = None
 
 
 class Leave(Strict):

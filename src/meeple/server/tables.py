@@ -28,6 +28,7 @@ from meeple.server import clock
 from meeple.server.botpool import BotPool, bot_seed
 from meeple.server.models import CreateTable, JoinTable, SeatInfo, SeatSpec, TableCreated, TableInfo
 from meeple.server.store import SeatRow, StaleVersion, Store, TableRow
+from meeple.server.web.render import fragments
 from meeple.server.wire import error_message, seat_message
 
 T = TypeVar("T")
@@ -55,9 +56,11 @@ def secret_hash(secret: str) -> str:
 
 
 class Connection(Protocol):
-    """A live client: WebSocket or test double. `seat` is None for a spectator."""
+    """A live client: WebSocket or test double. `seat` is None for a spectator; a browser page
+    sets `render` to its language and receives HTML fragments too."""
 
     seat: int | None
+    render: str | None
 
     async def send(self, message: dict[str, Any]) -> None: ...
 
@@ -242,7 +245,8 @@ class Hub:
         async with table.lock:
             if not secrets.compare_digest(table.row.join_code_hash, secret_hash(request.join_code)):
                 raise Refused("bad_join_code", "that join code is not this table's", 403)
-            free = next((s for s in table.row.seats if s.kind == "human" and not s.credential_hash), None)
+            free = next((s for s in table.row.seats if s.kind == "human" and not s.credential_hash
+                         and request.seat in (None, s.seat)), None)
             if free is None:
                 raise Refused("table_full", "every seat of this table is taken")
             credential = secrets.token_urlsafe(32)
@@ -389,7 +393,9 @@ class Hub:
         await asyncio.gather(*(self._send(table, c, message) for c in list(table.connections)))
 
     # -- telling --------------------------------------------------------------------------------
-    def message_for(self, table: LiveTable, seat: int | None, events: list[Event]) -> dict[str, Any]:
+    def message_for(
+        self, table: LiveTable, seat: int | None, events: list[Event], render: str | None = None
+    ) -> dict[str, Any]:
         extra: dict[str, Any] = {"table": table.row.id, "status": table.status}
         if table.row.clock_state:
             extra["clock"] = clock.public(table.row.clock_state, self.now())
@@ -398,23 +404,26 @@ class Hub:
         message = seat_message(table.state, seat, table.version, events, table.seats_public(), extra)
         if not table.started or (seat is not None and table.bot_spec(seat) is not None):
             message["legal"] = []  # nobody moves before every seat is taken; a bot plays a left seat
+        if render is not None:
+            message["html"] = fragments(table.row.game, message, render)
         return message
 
     async def attach(self, table: LiveTable, conn: Connection) -> None:
         async with table.lock:
             table.connections.append(conn)
-            await self._send(table, conn, self.message_for(table, conn.seat, []))
+            await self._send(table, conn, self.message_for(table, conn.seat, [], conn.render))
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         if conn in table.connections:
             table.connections.remove(conn)
 
     async def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
-        by_seat: dict[int | None, dict[str, Any]] = {}
+        by_reader: dict[tuple[int | None, str | None], dict[str, Any]] = {}
         for conn in list(table.connections):
-            if conn.seat not in by_seat:
-                by_seat[conn.seat] = self.message_for(table, conn.seat, events)
-        await asyncio.gather(*(self._send(table, c, by_seat[c.seat]) for c in list(table.connections)))
+            reader = (conn.seat, conn.render)
+            if reader not in by_reader:
+                by_reader[reader] = self.message_for(table, conn.seat, events, conn.render)
+        await asyncio.gather(*(self._send(table, c, by_reader[(c.seat, c.render)]) for c in list(table.connections)))
 
     async def _send(self, table: LiveTable, conn: Connection, message: dict[str, Any]) -> None:
         try:

@@ -1,0 +1,82 @@
+"""The pages: the lobby (`/`), a table (`/tables/{id}`) and a finished game's replay fragments.
+
+Pages are Jinja2 templates filled on the server; everything that changes during a game arrives
+over the table's WebSocket as HTML fragments (see `render`). The language is the `lang` cookie
+(set by the language switch), else English.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from meeple.ai.ismcts import LEVELS
+from meeple.core.i18n import Catalog
+from meeple.core.registry import games, load
+from meeple.server.tables import Hub, Refused
+from meeple.server.web.boards import board_for
+from meeple.server.web.render import LANGUAGES, catalog
+
+STATIC = Path(__file__).parent / "static"
+_templates = Environment(loader=PackageLoader("meeple.server.web", "templates"), autoescape=select_autoescape())
+
+
+def language(request: Request) -> str:
+    lang = request.cookies.get("lang", "en")
+    return lang if lang in LANGUAGES else "en"
+
+
+def _games(lang: str) -> list[dict[str, Any]]:
+    out = []
+    for name in games():
+        game = load(name)
+        cat = catalog(name, lang)
+        out.append({
+            "name": name, "title": game.title, "min": game.min_players, "max": game.max_players,
+            "options": [{"name": s.name, "default": s.default, "help": s.help, "choices": list(s.choices or ()),
+                         "kind": type(s.default).__name__} for s in game.option_specs
+                        if not isinstance(s.default, str) or s.choices],  # file options stay on the command line
+            "summary": cat.text("rules.summary").strip().splitlines()[0] if cat.has("rules.summary") else "",
+        })
+    return out
+
+
+def router(hub: Hub) -> APIRouter:
+    pages = APIRouter(include_in_schema=False)
+
+    def page(name: str, request: Request, **values: Any) -> HTMLResponse:
+        lang = language(request)
+        cat = Catalog(["meeple.server.web"], lang)
+        html = _templates.get_template(name).render(t=cat.text, lang=lang, languages=LANGUAGES, **values)
+        return HTMLResponse(html)
+
+    @pages.get("/", response_class=HTMLResponse)
+    async def lobby(request: Request) -> HTMLResponse:
+        tables = [t for t in await hub.listing() if t.status != "over"]
+        return page("lobby.html", request, games=_games(language(request)), tables=tables,
+                    levels=["random", "greedy", *(f"ismcts:{level}" for level in LEVELS)])
+
+    @pages.get("/tables/{table_id}", response_class=HTMLResponse)
+    async def table(request: Request, table_id: str) -> HTMLResponse:
+        live = await hub.get(table_id)
+        return page("table.html", request, table=hub.info(live))
+
+    @pages.get("/tables/{table_id}/replay/{move}", response_class=HTMLResponse)
+    async def replay(request: Request, table_id: str, move: int) -> HTMLResponse:
+        """The board after `move` moves, as a spectator saw it: only once the game is over."""
+        live = await hub.get(table_id)
+        if not live.state.is_terminal:
+            raise Refused("not_over", "the replay is available when the game is over", 409)
+        record = live.record()
+        if not 0 <= move <= len(record.actions):
+            raise Refused("no_move", f"the game has moves 0 to {len(record.actions)}", 404)
+        record.actions = record.actions[:move]
+        state = record.replay()
+        cat = catalog(live.row.game, language(request))
+        return HTMLResponse(board_for(live.row.game)(state.view(None), None, [], cat))
+
+    return pages

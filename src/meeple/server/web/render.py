@@ -1,0 +1,103 @@
+"""The HTML a table page shows, built on the server from the same things the seat's message holds
+(its view, its legal moves, the events it may see, the public seat list), never from the state.
+
+The page script swaps these fragments in: `board` (the game's SVG drawing), `moves` (every legal
+move as a button, so the game is playable by keyboard and screen reader), `log` (new event lines),
+`players` (the seat panels), `status` (whose turn) and, at the end, `result` (the score table and
+the winners).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from meeple.core.i18n import Catalog
+from meeple.core.text import event_json_text
+from meeple.server.web.boards import board_for
+from meeple.server.web.svg import el, move, text
+
+LANGUAGES = ("en", "zh-Hant")
+
+
+def catalog(game: str, lang: str) -> Catalog:
+    """The page's catalog: the web strings and the game's own."""
+    return Catalog(["meeple.server.web", f"meeple.games.{game}"], lang)
+
+
+def _label(game: str, action: dict[str, Any], cat: Catalog, view: dict[str, Any]) -> str:
+    describe = importlib.import_module(f"meeple.games.{game}.describe")
+    label: str = describe.action_label(action, cat, view=view)
+    return label
+
+
+def _name(seats: list[dict[str, Any]], seat: int | None, me: int | None, cat: Catalog) -> str:
+    if seat is None:
+        return ""
+    if seat == me:
+        return cat.text("web.you")
+    row = seats[seat] if 0 <= seat < len(seats) else {}
+    return str(row.get("name") or cat.text("web.seat", seat=seat + 1))
+
+
+def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
+    """The HTML fragments of one "state" message for a page in `lang`."""
+    cat = catalog(game, lang)
+    seat, seats, view = message["seat"], message["seats"], message["view"]
+    cat.player_names = [_name(seats, k, seat, cat) for k in range(len(seats))]
+    legal: list[dict[str, Any]] = message["legal"]
+    buttons = [el("button", {**move(m["id"], label := _label(game, m["action"], cat, view)), "type": "button"},
+                  text(label)) for m in legal]
+    lines = [el("li", {}, text(event_json_text(event, cat, you=seat))) for event in message["events"]
+             if cat.has(f"event.{event['key']}")]
+    to_move = message["to_move"]
+    if message["over"]:
+        status = cat.text("web.game_over")
+    elif to_move is not None and to_move == seat:
+        status = cat.text("web.your_turn")
+    else:
+        status = cat.text("web.to_move", player=_name(seats, to_move, seat, cat)) if to_move is not None else ""
+    parts = {
+        "board": board_for(game)(view, seat, legal, cat),
+        "moves": "".join(buttons),
+        "log": "".join(lines),
+        "players": _players(seats, to_move, seat, cat),
+        "status": text(status),
+    }
+    if message["over"]:
+        parts["result"] = _result(message["result"], seats, seat, cat)
+    return parts
+
+
+def _players(seats: list[dict[str, Any]], to_move: int | None, me: int | None, cat: Catalog) -> str:
+    rows = []
+    for row in seats:
+        k = row["seat"]
+        classes = " ".join(c for c in ("player", "to-move" if k == to_move else "", "me" if k == me else "") if c)
+        detail = cat.text("web.bot", level=row["bot"]) if row.get("bot") else ""
+        online = "●" if row.get("connected") else "○"
+        rows.append(el("li", {"class_": classes, "data_seat": k},
+                       el("span", {"class_": f"seat-mark seat-{k}"}, text(k + 1)),
+                       el("span", {"class_": "name"}, text(_name(seats, k, me, cat))),
+                       el("span", {"class_": "detail"}, text(detail)),
+                       el("span", {"class_": "online", "title": cat.text("web.connected")}, text(online))))
+    return "".join(rows)
+
+
+def _result(result: dict[str, Any], seats: list[dict[str, Any]], me: int | None, cat: Catalog) -> str:
+    """The final score breakdown (the same parts as `score_breakdown()`) and the winners."""
+    breakdown: list[dict[str, Any]] = result["breakdown"]
+    winners = set(result["winners"])
+    head = [el("th", {}, text(cat.text("web.part")))] + [
+        el("th", {"class_": "winner" if k in winners else None},
+           text(_name(seats, k, me, cat) + (" ★" if k in winners else ""))) for k in range(len(breakdown))]
+    keys = [k for k, v in breakdown[0].items() if isinstance(v, int | float) and not isinstance(v, bool)]
+    body = []
+    for key in keys:
+        label = cat.text(f"score.{key}") if cat.has(f"score.{key}") else key
+        cells = [el("td", {}, text(row.get(key, ""))) for row in breakdown]
+        body.append(el("tr", {"class_": "total" if key == "total" else None}, el("th", {}, text(label)), *cells))
+    names = ", ".join(_name(seats, k, me, cat) for k in result["winners"])
+    return (el("p", {"class_": "winners", "data_testid": "game-over"}, text(cat.text("web.winners", names=names)))
+            + el("table", {"class_": "scores", "data_testid": "scores"},
+                 el("thead", {}, el("tr", {}, *head)), el("tbody", {}, *body)))

@@ -1,0 +1,186 @@
+// A table page: one WebSocket per seat this browser plays (several in a hot-seat game), the
+// server's HTML fragments swapped in, clicks sent as moves. The page holds no rules and no
+// secrets beyond the views its own seats receive.
+const root = document.getElementById("table");
+const tableId = root.dataset.table;
+const lang = root.dataset.lang;
+const labels = JSON.parse(root.dataset.labels);
+const $ = (id) => document.getElementById(id);
+const storeKey = `meeple:${tableId}`;
+
+function saved() { return JSON.parse(localStorage.getItem(storeKey) || "{}"); }
+function save(data) { localStorage.setItem(storeKey, JSON.stringify(data)); }
+
+const sockets = new Map();   // seat (or "watch") -> WebSocket
+const latest = new Map();    // seat (or "watch") -> last state message
+let shown = null;            // whose screen is on display
+let cleared = null;          // in hot-seat: the seat that passed the "pass the device" screen
+let picked = null;           // the first click of a two-click move
+
+function mySeats() { return Object.keys(saved().seats || {}).map(Number).sort((a, b) => a - b); }
+
+function say(text) { $("message").textContent = text || ""; }
+
+function connect(seat, credential) {
+  const key = credential ? seat : "watch";
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/tables/${tableId}`);
+  sockets.set(key, ws);
+  ws.addEventListener("open", () => {
+    ws.send(JSON.stringify({ type: "hello", credential: credential || undefined, render: lang }));
+    $("connection").textContent = "";
+  });
+  ws.addEventListener("message", (event) => receive(key, JSON.parse(event.data)));
+  ws.addEventListener("close", () => {
+    if (sockets.get(key) !== ws) return;
+    $("connection").textContent = labels.disconnected;
+    setTimeout(() => connect(seat, credential), 1000);  // a dropped network or a restarted server
+  });
+}
+
+function receive(key, message) {
+  if (message.type === "error") { say(message.code === "stale" ? labels.stale : message.message); return; }
+  if (message.type === "chat") { for (const line of message.lines) addChat(line); return; }
+  if (message.type === "undo") { if (key === shown) $("undo").hidden = !message.can_undo; return; }
+  if (message.type !== "state") return;
+  const before = latest.get(key);
+  latest.set(key, message);
+  if (message.html.log) $("log").insertAdjacentHTML("beforeend", message.html.log);
+  $("log").scrollTop = $("log").scrollHeight;
+  if (!before || before.version !== message.version) say("");
+  choose();
+}
+
+// Which screen to show: the seat to move among ours (hot-seat), else our only seat, else watch.
+function choose() {
+  const mine = mySeats();
+  const any = latest.get(mine.find((s) => latest.has(s))) || latest.get("watch");
+  if (!any) return;
+  let seat = mine.length ? mine[0] : "watch";
+  if (mine.length > 1 && mine.includes(any.to_move)) seat = any.to_move;
+  if (mine.length > 1 && seat !== shown && !any.over) {
+    if (cleared !== seat) { passScreen(seat); return; }
+  }
+  show(seat);
+}
+
+function passScreen(seat) {
+  const names = JSON.parse($("pass-labels").innerHTML);
+  const name = (latest.get(seat)?.seats[seat]?.name) || `${seat + 1}`;
+  for (const id of ["board", "moves", "players"]) $(id).replaceChildren();  // nothing of the last seat stays
+  $("undo").hidden = true;
+  shown = null;
+  $("pass").hidden = false;
+  $("pass-text").textContent = names.pass.replace("{p}", name);
+  $("pass-ready").textContent = names.ready.replace("{p}", name);
+  $("pass-ready").onclick = () => { cleared = seat; $("pass").hidden = true; show(seat); };
+}
+
+function show(seat) {
+  const message = latest.get(seat);
+  if (!message) return;
+  shown = seat;
+  picked = null;
+  $("board").innerHTML = message.html.board;
+  $("moves").innerHTML = message.html.moves;
+  $("players").innerHTML = message.html.players;
+  $("status").textContent = message.html.status && new DOMParser().parseFromString(message.html.status, "text/html").body.textContent;
+  $("undo").hidden = !message.can_undo;
+  $("leave").hidden = seat === "watch" || message.over;
+  const waiting = message.status === "waiting";
+  $("invite").hidden = !waiting || !saved().join_code;
+  if (waiting && saved().join_code) $("invite-link").value = `${location.origin}/tables/${tableId}?join=${saved().join_code}`;
+  if (message.over) finish(message);
+  refreshPicks();
+}
+
+function finish(message) {
+  $("result").hidden = false;
+  $("result-body").innerHTML = message.html.result || "";
+  $("record").href = `/api/tables/${tableId}/record`;
+  $("record").download = `${root.dataset.game}-${tableId}.json`;
+  replay.total = message.version;
+  if (replay.at === null) replayTo(message.version);
+}
+
+// Two-click moves: elements with data-needs wait until their data-pick is chosen.
+function refreshPicks() {
+  for (const el of $("board").querySelectorAll("[data-pick]")) el.classList.toggle("picked", el.dataset.pick === picked);
+  for (const el of $("board").querySelectorAll("[data-needs]")) {
+    const on = el.dataset.needs === picked;
+    el.classList.toggle("armed", on);
+    el.style.display = on ? "" : "none";
+  }
+}
+
+function act(actionId) {
+  const message = latest.get(shown);
+  const ws = sockets.get(shown);
+  if (!message || !ws || ws.readyState !== WebSocket.OPEN) return;
+  ws.send(JSON.stringify({ type: "act", version: message.version, action_id: Number(actionId) }));
+}
+
+function activate(target) {
+  const move = target.closest("[data-action-id]");
+  if (move && (!move.dataset.needs || move.dataset.needs === picked)) { act(move.dataset.actionId); return true; }
+  const pick = target.closest("[data-pick]");
+  if (pick) { picked = picked === pick.dataset.pick ? null : pick.dataset.pick; refreshPicks(); return true; }
+  return false;
+}
+
+for (const area of [$("board"), $("moves")]) {
+  area.addEventListener("click", (event) => activate(event.target));
+  area.addEventListener("keydown", (event) => {
+    if ((event.key === "Enter" || event.key === " ") && activate(event.target)) event.preventDefault();
+  });
+}
+
+$("undo").addEventListener("click", () => {
+  const message = latest.get(shown);
+  if (message) sockets.get(shown)?.send(JSON.stringify({ type: "undo", version: message.version }));
+});
+$("leave").addEventListener("click", () => sockets.get(shown)?.send(JSON.stringify({ type: "leave" })));
+$("copy").addEventListener("click", async () => {
+  await navigator.clipboard?.writeText($("invite-link").value).catch(() => {});
+  $("copy").textContent = labels.copied;
+});
+
+function addChat(line) {
+  const item = document.createElement("li");
+  const who = document.createElement("b");
+  who.textContent = `${line.name}: `;
+  item.append(who, document.createTextNode(line.text));  // plain text, never HTML
+  $("chat").append(item);
+  $("chat").scrollTop = $("chat").scrollHeight;
+}
+$("chat-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = $("chat-text").value.trim();
+  const ws = sockets.get(shown) || sockets.get("watch");
+  if (text && ws) { ws.send(JSON.stringify({ type: "chat", text })); $("chat-text").value = ""; }
+});
+
+// Replay of a finished game, move by move, from spectator views rendered by the server.
+const replay = { at: null, total: 0 };
+async function replayTo(n) {
+  replay.at = Math.max(0, Math.min(replay.total, n));
+  const answer = await fetch(`/tables/${tableId}/replay/${replay.at}`);
+  if (answer.ok) $("replay-board").innerHTML = await answer.text();
+  $("replay-at").textContent = $("replay-label").innerHTML.replace("{n}", replay.at).replace("{total}", replay.total);
+}
+$("replay-prev").addEventListener("click", () => replayTo(replay.at - 1));
+$("replay-next").addEventListener("click", () => replayTo(replay.at + 1));
+
+async function start() {
+  const join = new URLSearchParams(location.search).get("join");
+  if (join && !mySeats().length) {
+    const name = prompt(labels.name_prompt) || "Guest";
+    const answer = await fetch(`/api/tables/${tableId}/join`, { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ join_code: join, name: name.slice(0, 40) }) });
+    if (answer.ok) { const seat = await answer.json(); save({ seats: { [seat.seat]: seat.credential } }); }
+    history.replaceState(null, "", location.pathname);
+  }
+  const seats = saved().seats || {};
+  if (Object.keys(seats).length === 0) connect(null, null);
+  for (const [seat, credential] of Object.entries(seats)) connect(Number(seat), credential);
+}
+start();
