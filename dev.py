@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -43,6 +44,18 @@ def ensure_env() -> None:
     STAMP.write_text(wanted)
 
 
+def ensure_browser() -> None:
+    """The browser tests drive Debian's Chromium (never a browser downloaded by a test tool) with
+    CJK fonts, so the Chinese pages render. Installed here when missing and this is a Debian
+    machine run as root; otherwise those tests skip with one line (and fail under CI)."""
+    if shutil.which("chromium") or not shutil.which("apt-get") or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    print("installing chromium and fonts-noto-cjk for the browser tests ...", flush=True)
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for step in (["apt-get", "update", "-qq"], ["apt-get", "install", "-y", "-qq", "chromium", "fonts-noto-cjk"]):
+        subprocess.run(step, check=False, stdout=subprocess.DEVNULL, env=env)
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("play", "test", "meeple"):
         print(__doc__.strip())
@@ -52,6 +65,7 @@ def main(argv: list[str]) -> int:
     if command == "play":
         args = [str(BIN / "meeple"), "play", "triqueta", "--players", "3", "--bots", "greedy,greedy", *rest]
     elif command == "test":
+        ensure_browser()
         if not rest:  # the full check: lint and types first (fast), then every test
             for check in (["ruff", "check", "."], ["mypy"]):
                 print(f"$ {' '.join(check)}", flush=True)

@@ -80,6 +80,7 @@ function show(seat) {
   if (!message) return;
   shown = seat;
   picked = null;
+  root.dataset.version = message.version;  // for scripts and tests: the move number on display
   $("board").innerHTML = message.html.board;
   $("moves").innerHTML = message.html.moves;
   $("players").innerHTML = message.html.players;

@@ -1,0 +1,143 @@
+"""The pages in a real browser: a person plays whole games by clicking, two people at one table
+see only their own hidden things, a reload restores the page, the language switch works, and a
+bad click changes nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from tests.server.test_process import Server
+
+from meeple.core.record import GameRecord
+
+TITLES = {"triqueta": "Triqueta", "triominos": "Triominos", "celtica": "Celtica", "castell": "Castell"}
+
+
+def _create_from_lobby(page: Any, server: Server, game: str | None = None, players: int | None = None,
+                       seats: dict[int, str] | None = None) -> str:
+    page.goto(server.url)
+    if game is not None:
+        page.get_by_text(TITLES[game], exact=True).click()
+    if players is not None:
+        page.select_option("#players", str(players))
+    for seat, kind in (seats or {}).items():
+        page.locator(".seat-kind").nth(seat).select_option(kind)
+    page.get_by_test_id("create-table").click()
+    page.wait_for_url(re.compile(r"/tables/"))
+    page.wait_for_selector("#board svg")
+    return str(page.url.rsplit("/", 1)[-1].split("?")[0])
+
+
+def _play_by_clicking(page: Any, limit: int = 3000) -> None:
+    """Click a move whenever one is offered, until the game-over banner shows."""
+    for _ in range(limit):
+        page.wait_for_selector("#moves [data-action-id], [data-testid=game-over]")
+        if page.locator("[data-testid=game-over]").count():
+            return
+        version = page.locator("#table").get_attribute("data-version")
+        page.locator("#moves [data-action-id]").first.click()
+        page.wait_for_function(
+            "v => document.getElementById('table').dataset.version !== v"
+            " || document.querySelector('[data-testid=game-over]')", arg=version, timeout=20_000)
+    raise AssertionError("the game did not end")
+
+
+def _totals(page: Any) -> list[int]:
+    row = page.locator("[data-testid=scores] tr.total td")
+    return [int(row.nth(k).inner_text()) for k in range(row.count())]
+
+
+@pytest.mark.parametrize("game", list(TITLES))
+def test_a_whole_game_from_the_lobby_to_the_end_by_clicking(page, server, game):
+    table = _create_from_lobby(page, server, game, players=2)
+    _play_by_clicking(page)
+    assert page.get_by_test_id("game-over").is_visible()
+    record = GameRecord.from_json(page.request.get(f"{server.url}/api/tables/{table}/record").json())
+    final = record.replay()
+    assert _totals(page) == final.scores()
+
+
+def test_the_lobby_default_is_one_click_to_triqueta_against_two_bots(page, server):
+    table = _create_from_lobby(page, server)
+    info = page.request.get(f"{server.url}/api/tables/{table}").json()
+    assert info["game"] == "triqueta" and [s["kind"] for s in info["seats"]] == ["human", "bot", "bot"]
+    assert page.locator("#board svg").count() >= 1
+
+
+def _frames(page: Any) -> list[dict[str, Any]]:
+    frames: list[dict[str, Any]] = []
+
+    def opened(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: frames.append(json.loads(payload)))
+
+    page.on("websocket", opened)
+    return frames
+
+
+def test_two_people_at_one_table_each_see_only_their_own_rack(browser, server):
+    """Triominos tiles are unique: a tile in one rack may never appear in the other person's
+    page or in any WebSocket frame that person received."""
+    first, second = browser.new_context(), browser.new_context()
+    ana, ben = first.new_page(), second.new_page()
+    ana_frames, ben_frames = _frames(ana), _frames(ben)
+    table = _create_from_lobby(ana, server, "triominos", players=2, seats={1: "human"})
+    link = ana.locator("#invite-link").input_value()
+    ben.on("dialog", lambda dialog: dialog.accept("Ben"))
+    ben.goto(link)
+    ben.wait_for_selector("#board svg")
+    for _ in range(6):
+        for me in (ana, ben):
+            if me.locator("#moves [data-action-id]").count():
+                me.locator("#moves [data-action-id]").first.click()
+                me.wait_for_timeout(300)
+        states = [f for f in ana_frames if f.get("type") == "state" and f.get("seat") == 0]
+        rack = states[-1]["view"].get("rack", [])
+        assert rack, "Ana sees her own rack"
+        seen_by_ben = ben.content() + json.dumps(ben_frames)
+        for tile in rack:
+            assert f'"{tile}"' not in json.dumps(ben_frames) and f">{tile}<" not in seen_by_ben, tile
+    assert any(f.get("type") == "state" and f["version"] > 0 for f in ben_frames)  # moves reached Ben
+    first.close()
+    second.close()
+    assert table
+
+
+def test_reload_mid_game_restores_the_page(page, server):
+    _create_from_lobby(page, server, "castell", players=2)
+    for _ in range(3):
+        version = page.locator("#table").get_attribute("data-version")
+        page.locator("#moves [data-action-id]").first.click()
+        page.wait_for_function("v => document.getElementById('table').dataset.version !== v", arg=version)
+    page.wait_for_selector("#moves [data-action-id]")  # my turn: nothing changes until I move
+    before = page.locator("#board").inner_html()
+    page.reload()
+    page.wait_for_selector("#board svg")
+    page.wait_for_function("b => document.getElementById('board').innerHTML === b", arg=before)
+
+
+def test_the_language_switch_shows_chinese_and_is_remembered(page, server):
+    page.goto(server.url)
+    page.select_option("[data-testid=language]", "zh-Hant")
+    page.wait_for_selector("text=開新桌")
+    page.goto(server.url)
+    assert page.locator("text=開新桌").count() == 1
+    page.get_by_test_id("create-table").click()
+    page.wait_for_selector("#board svg")
+    assert "輪到" in page.locator("#status").inner_text() or "遊戲" in page.content()
+
+
+def test_an_illegal_or_stale_click_shows_a_message_and_changes_nothing(page, server):
+    table = _create_from_lobby(page, server, "triqueta", players=2)
+    before = page.request.get(f"{server.url}/api/tables/{table}/state").json()
+    page.evaluate("""() => {
+        const fake = document.createElement('button');
+        fake.dataset.actionId = '19'; fake.id = 'fake'; fake.textContent = 'fake';
+        document.getElementById('moves').append(fake);
+    }""")
+    page.click("#fake")
+    page.wait_for_function("() => document.getElementById('message').textContent.length > 0")
+    after = page.request.get(f"{server.url}/api/tables/{table}/state").json()
+    assert after["version"] == before["version"] and after["view"] == before["view"]
