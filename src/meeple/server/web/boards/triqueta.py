@@ -39,7 +39,7 @@ def _key(action: dict[str, Any]) -> Key:
 
 def _width(text: str, size: float) -> float:
     """Rough drawn width of `text` (CJK glyphs are square, Latin ones about half as wide)."""
-    return sum(size if ord(ch) > 0x2E7F else size * 0.62 for ch in text)
+    return sum(size if ord(ch) > 0x2E7F else size * 0.6 for ch in text)
 
 
 def _text(x: float, y: float, content: str, size: float = 12, **more: Any) -> str:
@@ -90,7 +90,8 @@ class Moves:
 
 def _status(view: dict[str, Any], seat: int | None, cat: Catalog) -> str:
     if view["finished"]:
-        return cat.text("web.game_over")
+        winners = ", ".join(cat.player(w) for w in view.get("winners", []))
+        return f'{cat.text("web.game_over")} · ★ {winners}' if winners else cat.text("web.game_over")
     if seat is not None and view["current_player"] == seat:
         return cat.text("web.your_turn")
     return cat.text("web.turn", player=view["current_player"])
@@ -160,8 +161,9 @@ def _row(index: int, row: list[int] | None, y: float, view: dict[str, Any], move
         else:  # two drawn tokens (T9): each has its own place in the row
             inner.append(el("g", dict(moves.attrs("place", index, slot) or {}),
                             ghost(x, cy, 15, view["pending"][slot], cat)))
+    open_to_move = bool(whole or slots)
     frame: svg.Attrs = {"x": 8, "y": y, "width": WIDTH - 16, "height": ROW_HEIGHT - 4, "rx": 8, "fill": FELT,
-             "stroke": ACCENT if whole else "#cdbb98", "stroke_width": 2.2 if whole else 1}
+                        "stroke": ACCENT if open_to_move else "#cdbb98", "stroke_width": 2.2 if open_to_move else 1}
     cue = []
     if whole:
         sign = "↑" if take else "+"
@@ -218,6 +220,7 @@ def _hand(view: dict[str, Any], seat: int, moves: Moves, cat: Catalog) -> str:
     parts.append(_text(12, 44, cat.text("ui.face_down"), 11, fill=MUTED))
     face_down = me.get("face_down", [])
     keep = [s for s, t in enumerate(drawn) if t >= 0 and moves.attrs("keep", -1, s)]
+    targets = []
     for spot in range(MAX_FACE_DOWN):
         cx = 30 + spot * 42
         if spot < len(face_down):
@@ -225,17 +228,21 @@ def _hand(view: dict[str, Any], seat: int, moves: Moves, cat: Catalog) -> str:
             continue
         parts.append(el("circle", {"cx": cx, "cy": 70, "r": 16, "fill": "none", "stroke": MUTED,
                                    "stroke_dasharray": "3 3"},
-                                el("title", None, svg.text(cat.text("web.face_down_slot")))))
-        if spot == len(face_down) and keep:
-            if len(keep) == 1:
-                parts.append(el("g", {**(moves.attrs("keep", -1, keep[0]) or {}), "class_": "keep move"},
-                                el("rect", {"x": cx - 22, "y": 48, "width": 44, "height": 44, "rx": 10,
-                                            "fill": "none", "stroke": ACCENT, "stroke_width": 2.2}),
-                                ghost(cx, 70, 16, drawn[keep[0]], cat)))
-            else:
-                for n, slot in enumerate(keep):
-                    parts.append(el("g", dict(moves.attrs("keep", -1, slot) or {}),
-                                    ghost(cx - 10 + n * 22 if len(keep) == 2 else cx, 70, 11, drawn[slot], cat)))
+                        el("title", None, svg.text(cat.text("web.face_down_slot")))))
+        if spot != len(face_down) or not keep:
+            continue
+        if len(keep) == 1:
+            targets.append(el("g", {**(moves.attrs("keep", -1, keep[0]) or {}), "class_": "keep move"},
+                              el("rect", {"x": cx - 22, "y": 48, "width": 44, "height": 44, "rx": 10,
+                                          "fill": PANEL, "stroke": ACCENT, "stroke_width": 2.2}),
+                              ghost(cx, 70, 16, drawn[keep[0]], cat)))
+            continue
+        # two drawn tokens (T9): one target each, over the free spaces
+        step, radius = (42, 16) if spot == 0 else (30, 13)
+        for n, slot in enumerate(keep):
+            targets.append(el("g", dict(moves.attrs("keep", -1, slot) or {}),
+                              ghost(cx + n * step, 70, radius, drawn[slot], cat)))
+    parts.extend(targets)
     returned = me.get("returned", [])
     box = [s for s, t in enumerate(drawn) if t >= 0 and moves.attrs("discard", -1, s)]
     if view["duo"] or returned:
@@ -268,7 +275,7 @@ def _player(index: int, p: dict[str, Any], y: float, view: dict[str, Any], seat:
         parts.append(_text(12, y + 20, "▶", 12, fill=GOLD))
     x = 26.0
     parts.append(_text(x, y + 20, name, 13, font_weight="bold"))
-    x += _width(name, 13) + 10
+    x += _width(name, 13) + 6
     if view["rock"] == index:
         parts.append(el("g", {"class_": "rock"}, el("title", None, svg.text(cat.text("web.rock"))),
                         el("ellipse", {"cx": x + 9, "cy": y + 15, "rx": 9, "ry": 6, "fill": "#9a9a94",
