@@ -11,6 +11,9 @@ from rich.table import Table
 from rich.text import Text
 
 from meeple.core.i18n import Catalog
+from meeple.games.triqueta.describe import action_label
+
+__all__ = ["action_label", "board"]
 
 ANIMAL_STYLE = ("bright_white", "yellow", "dark_orange", "red", "cyan", "magenta")
 
@@ -69,13 +72,3 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
     if drawn:
         parts.append(Text(cat.text("ui.looking_at", animals=drawn), style="bold green"))
     return Group(*parts)
-
-
-def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any] | None = None) -> str:
-    kind = action_json["type"]
-    params = {k: v for k, v in action_json.items() if k != "type"}
-    pending = (view or {}).get("pending") or []
-    if "slot" in params and len(pending) == 2:
-        animal = cat.name("animal", pending[params["slot"]])
-        return f"{animal}: " + cat.text(f"action.{kind}", **params)
-    return cat.text(f"action.{kind}", **params)
