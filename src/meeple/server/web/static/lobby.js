@@ -48,7 +48,7 @@ form.addEventListener("submit", async (event) => {
     const name = input.name.slice(4);
     options[name] = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value;
   }
-  const body = { game, players: Number(playersSelect.value), seats, options, clock: form.clock.value, name: form.name.value || labels.you };
+  const body = { game, players: Number(playersSelect.value), seats, options, clock: form.clock.value, name: form.name.value.trim() || labels.seat.replace("{n}", 1) };
   const answer = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const created = await answer.json();
   if (!answer.ok) { error.textContent = created.message || JSON.stringify(created.detail || created); return; }
