@@ -192,7 +192,8 @@ class Hub:
                 make_bot(bot)  # a bad spec is refused here, in one line
             elif bot is not None:
                 raise MeepleError(f"seat {index}: a person's seat names no bot")
-            seats.append(SeatRow(seat=index, kind=kind, bot=bot, name=f"{bot} {index + 1}" if bot else f"Player {index + 1}"))
+            name = f"{bot} {index + 1}" if bot else f"Player {index + 1}"
+            seats.append(SeatRow(seat=index, kind=kind, bot=bot, name=name))
         return seats
 
     async def get(self, table_id: str) -> LiveTable:
