@@ -185,7 +185,11 @@ def _board(view: dict[str, Any], seat: int | None, moves: Moves, cat: Catalog) -
              _text(12, 48, _status(view, seat, cat), 13, fill=ACCENT if not view["finished"] else WARN,
                    font_weight="bold"),
              _towers(view, moves, cat),
-             _text(12, top - 8, cat.text("ui.rows"), 12, fill=MUTED, font_weight="bold")]
+             ]
+    if view["finished"]:  # every row was taken: the header and the players tell the end
+        rows, top = [], top - 12
+    else:
+        parts.append(_text(12, top - 8, cat.text("ui.rows"), 12, fill=MUTED, font_weight="bold"))
     for index, row in enumerate(rows):
         parts.append(_row(index, row, top + index * ROW_HEIGHT, view, moves, cat))
     height = top + len(rows) * ROW_HEIGHT
@@ -327,7 +331,7 @@ def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], c
     moves = Moves(legal, view, cat)
     cell = {"style": "flex:1 1 320px;max-width:560px"}
     parts = [el("div", cell, _board(view, seat, moves, cat))]
-    if seat is not None:
+    if seat is not None and not view["finished"]:  # at the end face-down tokens are scored (T7)
         parts.append(el("div", cell, _hand(view, seat, moves, cat)))
     parts.append(el("div", cell, _players(view, seat, cat)))
     layout = "display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start"
