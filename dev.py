@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Set-up and entry point on a fresh machine: needs only Python 3.11+.
 
-    python3 dev.py play    # an interactive game of Triqueta against two bots
+    python3 dev.py serve   # the game server: open the printed address and play in the browser
     python3 dev.py test    # the whole test suite: ruff, mypy, then pytest
+    python3 dev.py play    # a game of Triqueta against two bots in the terminal
 
 Each creates (or reuses) the virtual environment `.venv` beside this file, installs meeple with
 its test dependencies when pyproject.toml changed, then runs. Extra arguments pass through:
@@ -57,12 +58,14 @@ def ensure_browser() -> None:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in ("play", "test", "meeple"):
+    if not argv or argv[0] not in ("serve", "play", "test", "meeple"):
         print(__doc__.strip())
         return 2
     ensure_env()
     command, rest = argv[0], argv[1:]
-    if command == "play":
+    if command == "serve":
+        args = [str(BIN / "meeple"), "serve", *rest]
+    elif command == "play":
         args = [str(BIN / "meeple"), "play", "triqueta", "--players", "3", "--bots", "greedy,greedy", *rest]
     elif command == "test":
         ensure_browser()

@@ -27,7 +27,7 @@ def _create_from_lobby(page: Any, server: Server, game: str | None = None, playe
         page.locator(".seat-kind").nth(seat).select_option(kind)
     page.get_by_test_id("create-table").click()
     page.wait_for_url(re.compile(r"/tables/"))
-    page.wait_for_selector("#board svg")
+    page.wait_for_selector("#board svg, #pass:not([hidden])")
     return str(page.url.rsplit("/", 1)[-1].split("?")[0])
 
 
@@ -141,3 +141,19 @@ def test_an_illegal_or_stale_click_shows_a_message_and_changes_nothing(page, ser
     page.wait_for_function("() => document.getElementById('message').textContent.length > 0")
     after = page.request.get(f"{server.url}/api/tables/{table}/state").json()
     assert after["version"] == before["version"] and after["view"] == before["view"]
+
+
+def test_hot_seat_shows_a_pass_the_device_screen_with_nothing_of_the_last_seat(page, server):
+    _create_from_lobby(page, server, "triqueta", players=2, seats={1: "human-here"})
+    for _ in range(4):
+        page.wait_for_selector("#pass:not([hidden]), #moves [data-action-id]")
+        if page.locator("#pass").is_visible():
+            assert page.locator("#board").inner_html() == ""  # nothing of the last person's screen
+            assert page.locator("#moves").inner_html() == ""
+            page.click("#pass-ready")
+        version = page.locator("#table").get_attribute("data-version")
+        page.locator("#moves [data-action-id]").first.click()
+        page.wait_for_function("v => document.getElementById('table').dataset.version !== v"
+                               " || !document.getElementById('pass').hidden", arg=version)
+    passes = page.evaluate("() => document.getElementById('pass-text').textContent")
+    assert "Pass the device to" in passes
