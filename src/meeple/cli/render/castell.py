@@ -15,6 +15,9 @@ from rich.table import Table
 from rich.text import Text
 
 from meeple.core.i18n import Catalog
+from meeple.games.castell.describe import action_label
+
+__all__ = ["action_label", "board", "pyramid"]
 
 #: Where each region sits on the drawn map (row, column), roughly as on the board.
 MAP_LAYOUT = {
@@ -172,11 +175,3 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
         parts.append(_own(view, cat, focus))
     return Group(*parts)
 
-
-def action_label(action_json: dict[str, Any], cat: Catalog) -> str:
-    """A move as a line in the move list."""
-    params = {k: v for k, v in action_json.items() if k not in ("type", "tower")}
-    label = cat.text(f"action.{action_json.get('type')}", **params)
-    if action_json.get("tower"):
-        label += " " + " / ".join("".join(f"[{s}]" for s in level) for level in action_json["tower"])
-    return label
