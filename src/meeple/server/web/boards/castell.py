@@ -130,12 +130,12 @@ def _region(view: dict[str, Any], region: dict[str, Any], moves: dict[str, list[
         parts.append(_pawn(x0 + 16 + i * 23, y0 + 38, p))
     placed = [(p, n) for p, n in enumerate(region["tokens"]) if n]
     for i, (p, n) in enumerate(placed):
-        tx = x0 + BOX_W - 20 - i * 24
+        tx = x0 + BOX_W - 30 - i * 30
         parts.append(el("rect", {"x": tx - 9, "y": y0 + 29, "width": 18, "height": 18, "rx": 3,
                                  "fill": _seat_colour(p), "stroke": "#fff"}))
         parts.append(_t(tx, y0 + 43, str(p + 1), 11, fill="#fff", font_weight="bold"))
         if n > 1:
-            parts.append(_t(tx + 10, y0 + 30, f"×{n}", 9, text_anchor="start", font_weight="bold"))
+            parts.append(_t(tx + 10, y0 + 46, f"×{n}", 9.5, text_anchor="start", font_weight="bold"))
     recruits = (moves.get("recruit", []) or moves.get("single_recruit", [])) if mine else []
     for i, size in enumerate(_sizes(region["castellers"])[:14]):
         hook = _hook(_find(recruits, size=size), cat)
