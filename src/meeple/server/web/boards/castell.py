@@ -26,11 +26,11 @@ FONT = "system-ui, 'Noto Sans CJK TC', 'PingFang TC', 'Microsoft JhengHei', 'Wen
 #: Where each region's box sits on the schematic map (centre), roughly as on the board: the
 #: coast runs along the bottom from Tarragona to Mataró.
 MAP_AT = {
-    "valls": (110, 78), "terrassa": (470, 78), "tarragona": (90, 310), "vilafranca": (290, 194),
-    "vilanova": (280, 378), "barcelona": (500, 310), "mataro": (640, 194),
+    "valls": (105, 80), "terrassa": (470, 80), "tarragona": (95, 320), "vilafranca": (290, 200),
+    "vilanova": (285, 390), "barcelona": (480, 320), "mataro": (655, 200),
 }
-BOX_W, BOX_H = 164, 128
-MAP_W, MAP_H = 730, 450
+BOX_W, BOX_H = 164, 146
+MAP_W, MAP_H = 740, 470
 SKILL_COLOURS = {"balance": "#5b8fb9", "base": "#9b6b3d", "mix": "#7d9a45", "strength": "#b5523b",
                  "width": "#8c6bb1", "practice": "#d0a030", "special": "#c75d8c"}
 
@@ -52,14 +52,20 @@ def _t(x: float, y: float, content: str, size: float = 13, **extra: Any) -> str:
 
 
 def _fit(content: str, room: float, size: float = 10) -> dict[str, Any]:
-    """Squeeze a label into `room` units when it would run longer (names vary by language)."""
-    wide = sum(2 if ord(ch) > 0x2E80 else 1.1 for ch in content) * size * 0.5
-    return {"textLength": room, "lengthAdjust": "spacingAndGlyphs"} if wide > room else {}
+    """A smaller font size for a label that would run longer than `room` units at `size` (names
+    vary by language; SVG text does not shrink by itself). A rough width: wide glyphs 1 em."""
+    wide = sum(1 if ord(ch) > 0x2E80 else 0.58 for ch in content) * size
+    return {"font_size": round(size * room / wide, 1)} if wide > room else {}
 
 
 def svg(width: float, height: float, children: Iterable[str], label: str) -> str:
     """A drawing in the board's font (set inside, so the SVG stands alone too)."""
     return _svg(width, height, [el("g", {"font_family": FONT}, *children)], label)
+
+
+def _paper(width: float, height: float) -> str:
+    """The card a drawing sits on, so it reads the same on any page background."""
+    return el("rect", {"width": width, "height": height, "rx": 12, "fill": PAPER})
 
 
 def _pawn(x: float, y: float, seat: int, r: float = 10) -> str:
@@ -121,7 +127,7 @@ def _region(view: dict[str, Any], region: dict[str, Any], moves: dict[str, list[
                       "stroke_width": 4 if target or mine else 2,
                       "stroke_dasharray": "8 4" if target else None})
     parts = [el("g", _hook(target, cat) or {}, box)]
-    parts.append(_t(cx, y0 + 19, cat.name("region", rid), 15, font_weight="bold"))
+    parts.append(_t(cx, y0 + 20, cat.name("region", rid), 17, font_weight="bold"))
     if rid in festivals:
         parts.append(el("path", {"d": f"M{x0 + 10} {y0 + 24}v-18l14 5-14 5", "fill": "#c0392b",
                                  "stroke": INK, "stroke_width": 1.2}))
@@ -130,32 +136,31 @@ def _region(view: dict[str, Any], region: dict[str, Any], moves: dict[str, list[
         parts.append(_pawn(x0 + 16 + i * 23, y0 + 38, p))
     placed = [(p, n) for p, n in enumerate(region["tokens"]) if n]
     for i, (p, n) in enumerate(placed):
-        tx = x0 + BOX_W - 30 - i * 30
-        parts.append(el("rect", {"x": tx - 9, "y": y0 + 29, "width": 18, "height": 18, "rx": 3,
+        tx = x0 + 14 + i * 37
+        parts.append(el("rect", {"x": tx - 8, "y": y0 + 98, "width": 16, "height": 16, "rx": 3,
                                  "fill": _seat_colour(p), "stroke": "#fff"}))
-        parts.append(_t(tx, y0 + 43, str(p + 1), 11, fill="#fff", font_weight="bold"))
-        if n > 1:
-            parts.append(_t(tx + 10, y0 + 46, f"×{n}", 9.5, text_anchor="start", font_weight="bold"))
+        parts.append(_t(tx, y0 + 110.5, str(p + 1), 10.5, fill="#fff", font_weight="bold"))
+        parts.append(_t(tx + 10, y0 + 111, f"×{n}", 10, text_anchor="start", font_weight="bold"))
     recruits = (moves.get("recruit", []) or moves.get("single_recruit", [])) if mine else []
     for i, size in enumerate(_sizes(region["castellers"])[:14]):
         hook = _hook(_find(recruits, size=size), cat)
         parts.append(_chip(x0 + 14 + (i % 7) * 22.5, y0 + 62 + (i // 7) * 22, size, hook, r=9.5))
     performs = moves.get("perform", []) if mine else []
     for slot, tile in enumerate(region["tiles"][:2]):
-        tx = x0 + 6 + slot * 78
+        tx = x0 + 4 + slot * 79
         if tile is None:
             continue
         hook = _hook(_find(performs, slot=slot), cat)
         label = f"★{tile['stars']} {cat.name('tile', tile['kind'])}"
-        card = el("g", {}, el("rect", {"x": tx, "y": y0 + 100, "width": 74, "height": 22, "rx": 4, "fill": PAPER,
+        card = el("g", {}, el("rect", {"x": tx, "y": y0 + 119, "width": 77, "height": 22, "rx": 4, "fill": PAPER,
                                        "stroke": GOLD if hook else EDGE, "stroke_width": 2.5 if hook else 1}),
-                  _t(tx + 37, y0 + 115, label, 10, **_fit(label, 68)))
+                  _t(tx + 38.5, y0 + 134.5, label, 10, **_fit(label, 72, 10)))
         parts.append(el("g", hook, card) if hook else card)
     return el("g", {"class_": "region"}, *parts)
 
 
 def _map(view: dict[str, Any], moves: dict[str, list[dict[str, Any]]], here: str | None, cat: Catalog) -> str:
-    sea = el("path", {"d": f"M0 {MAP_H} L0 360 C120 420 220 440 330 420 S520 370 600 300 S700 250 {MAP_W} 250 "
+    sea = el("path", {"d": f"M0 {MAP_H} L0 380 C120 440 220 460 330 440 S520 400 600 330 S700 280 {MAP_W} 280 "
                            f"L{MAP_W} {MAP_H} Z", "fill": SEA})
     roads = []
     for a, b, style in view["roads"]:
@@ -204,13 +209,15 @@ def _wheel(view: dict[str, Any], moves: dict[str, list[dict[str, Any]]], here: s
         parts.append(el("path", {"d": inner, "fill": "#fff8e6" if lit else LAND, "stroke": EDGE, "stroke_width": 1}))
         sx, sy = cx + math.cos(mid) * (r_in * 0.62), cy + math.sin(mid) * (r_in * 0.62)
         turn = math.degrees(mid) + (180 if math.cos(mid) < -1e-6 else 0)
-        parts.append(_t(sx, sy + 4, cat.name("segment", segment), 10.5, font_weight="bold" if lit else None,
-                        transform=f"rotate({turn:.1f} {sx:.1f} {sy:.1f})", **_fit(cat.name("segment", segment), 64)))
+        name = cat.name("segment", segment)
+        parts.append(_t(sx, sy + 4, name, 10.5, font_weight="bold" if lit else None,
+                        transform=f"rotate({turn:.1f} {sx:.1f} {sy:.1f})", **_fit(name, 64, 10.5)))
     parts.append(el("circle", {"cx": cx, "cy": cy, "r": 20, "fill": EDGE}))
     parts.append(_t(cx, cy + 5, str(view["round"]), 15, fill="#fff", font_weight="bold"))
     height = 370 + 34 * len(chips)
     title = _t(cx, 18, f"{cat.text('ui.wheel')} · {cat.name('wheel', wheel['side'])}", 14, font_weight="bold")
-    return svg(400, height, [title, el("g", {"transform": "translate(0 6)"}, *parts), *chips], cat.text("ui.wheel"))
+    dial = el("g", {"transform": "translate(0 6)"}, *parts)
+    return svg(400, height, [_paper(400, height), title, dial, *chips], cat.text("ui.wheel"))
 
 
 def _wedge(cx: float, cy: float, r0: float, r1: float, a0: float, a1: float) -> str:
@@ -239,8 +246,9 @@ def _train_choices(options: Legal, key: str, row: int, cat: Catalog) -> str:
 def _calendar(view: dict[str, Any], moves: dict[str, list[dict[str, Any]]], cat: Catalog) -> str:
     rows = view["calendar"]
     entries = view["festival"]["entries"]
+    scored = {r["festival"]: [e["seat"] for e in r["entrants"]] for r in view["results"]}
     height = 40 + 40 * len(rows)
-    parts = [_t(200, 22, cat.text("ui.calendar"), 14, font_weight="bold")]
+    parts = [_paper(400, height), _t(200, 22, cat.text("ui.calendar"), 14, font_weight="bold")]
     for i, row in enumerate(rows):
         y = 34 + i * 40
         now, past = row["round"] == view["round"], row["round"] < view["round"]
@@ -257,9 +265,9 @@ def _calendar(view: dict[str, Any], moves: dict[str, list[dict[str, Any]]], cat:
                     _t(x + 24, y + 23, cat.name("region", fest["region"]), 12, text_anchor="start")]
             for k, size in enumerate(fest["sizes"]):
                 card.append(_chip(x + 110 + k * 20, y + 18, size, r=8.5))
-            if now:
-                for j, entry in enumerate(e for e in entries if e["slot"] == slot):
-                    card.append(_pawn(x + 160 - j * 14, y + 6, entry["seat"], r=7))
+            seen = scored.get(fest["id"]) or ([e["seat"] for e in entries if e["slot"] == slot] if now else [])
+            for j, who in enumerate(seen):
+                card.append(_pawn(x + 160 - j * 16, y + 5, who, r=7.5))
             parts.append(el("g", hook, *card) if hook else el("g", {}, *card))
     return svg(400, height, parts, cat.text("ui.calendar"))
 
@@ -278,15 +286,17 @@ def _player_card(view: dict[str, Any], p: int, seat: int | None, cat: Catalog) -
     if turn:
         parts.append(_t(350, 29, "▶ " + cat.text("web.to_play"), 12, text_anchor="end", fill=_seat_colour(p),
                         font_weight="bold"))
+    elif view["phase"] == "over" and p in view["winners"]:
+        parts.append(_t(350, 29, "♛ " + cat.text("web.winner"), 13, text_anchor="end", fill=GOLD, font_weight="bold"))
     where = cat.name("region", player["pawn"]) if player["pawn"] else "-"
     parts.append(_t(12, 52, f"{cat.text('ui.pawn')}: {where}", 12, text_anchor="start"))
     parts.append(_t(350, 52, f"{cat.text('ui.score')} {player['score']['total']}", 14, text_anchor="end",
                     font_weight="bold"))
-    for i, size in enumerate(_sizes(player["team"])[:16]):
+    for i, size in enumerate(_sizes(player["team"])[:15]):
         parts.append(_chip(16 + i * 21, 72, size, r=9))
-    extra = len(_sizes(player["team"])) - 16
+    extra = len(_sizes(player["team"])) - 15
     if extra > 0:
-        parts.append(_t(350, 76, f"+{extra}", 11, text_anchor="end"))
+        parts.append(_t(350, 77, f"+{extra}", 12, text_anchor="end", font_weight="bold"))
     for i, (skill, level) in enumerate(player["skills"].items()):
         x = 8 + i * 70
         parts.append(el("rect", {"x": x, "y": 90, "width": 66, "height": 20, "rx": 4,
