@@ -23,14 +23,15 @@ from meeple.server.web.svg import svg as _svg
 INK, PAPER, LAND, EDGE, ROAD, SEA, GOLD = "#3b2a1a", "#f6efdd", "#ead9ae", "#8a6a3c", "#a8865a", "#cfe3ea", "#c8962e"
 SEATS = ("#c0392b", "#2e6da4", "#2f8a3b", "#8e44ad")
 FONT = "system-ui, 'Noto Sans CJK TC', 'PingFang TC', 'Microsoft JhengHei', 'WenQuanYi Micro Hei', sans-serif"
-#: Where each region's box sits on the schematic map (centre), roughly as on the board: the
-#: coast runs along the bottom from Tarragona to Mataró.
+#: Where each region's box sits on the schematic map (centre): three columns, as in the terminal,
+#: compact enough to read on a phone; Vilanova on the coast below, between Tarragona and Barcelona.
 MAP_AT = {
-    "valls": (105, 80), "terrassa": (470, 80), "tarragona": (95, 320), "vilafranca": (290, 200),
-    "vilanova": (285, 390), "barcelona": (480, 320), "mataro": (655, 200),
+    "valls": (92, 83), "terrassa": (290, 83), "mataro": (488, 83),
+    "tarragona": (92, 269), "vilafranca": (290, 269), "barcelona": (488, 269),
+    "vilanova": (290, 455),
 }
 BOX_W, BOX_H = 164, 146
-MAP_W, MAP_H = 740, 470
+MAP_W, MAP_H = 580, 538
 SKILL_COLOURS = {"balance": "#5b8fb9", "base": "#9b6b3d", "mix": "#7d9a45", "strength": "#b5523b",
                  "width": "#8c6bb1", "practice": "#d0a030", "special": "#c75d8c"}
 
@@ -160,8 +161,8 @@ def _region(view: dict[str, Any], region: dict[str, Any], moves: dict[str, list[
 
 
 def _map(view: dict[str, Any], moves: dict[str, list[dict[str, Any]]], here: str | None, cat: Catalog) -> str:
-    sea = el("path", {"d": f"M0 {MAP_H} L0 380 C120 440 220 460 330 440 S520 400 600 330 S700 280 {MAP_W} 280 "
-                           f"L{MAP_W} {MAP_H} Z", "fill": SEA})
+    sea = el("path", {"d": f"M0 {MAP_H} L0 400 C70 430 150 470 196 {MAP_H} Z "
+                           f"M384 {MAP_H} C430 470 500 420 {MAP_W} 400 L{MAP_W} {MAP_H} Z", "fill": SEA})
     roads = []
     for a, b, style in view["roads"]:
         (ax, ay), (bx, by) = MAP_AT.get(a, (0, 0)), MAP_AT.get(b, (0, 0))
@@ -390,7 +391,8 @@ def board(view: dict[str, Any], seat: int | None, legal: Legal, cat: Catalog) ->
     side = el("div", {"style": "display:flex;flex-wrap:wrap;gap:8px"},
               el("div", {"style": "flex:1 1 300px;max-width:480px"}, _wheel(view, moves, here, cat)),
               el("div", {"style": "flex:1 1 300px;max-width:480px"}, _calendar(view, moves, cat)))
-    parts = [_status(view, seat, legal, cat), _map(view, moves, here, cat), side,
+    drawn_map = el("div", {"style": "max-width:720px"}, _map(view, moves, here, cat))
+    parts = [_status(view, seat, legal, cat), drawn_map, side,
              el("div", {"style": "display:flex;flex-wrap:wrap;gap:8px"}, *cards)]
     if seat is not None:
         parts.append(el("div", {"style": "max-width:560px"}, _own(view, seat, cat)))
