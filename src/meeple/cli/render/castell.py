@@ -19,7 +19,7 @@ from meeple.core.i18n import Catalog
 # The move labels are shared with the browser. They read only a move's JSON and the catalog, never
 # engine state, so this renderer still draws from the view alone (tests/castell/test_view.py
 # checks that no engine module is named here; the relative import names only the labeller).
-from ...games.castell.describe import action_label  # noqa: TID252
+from meeple.games.castell.describe import action_label
 
 __all__ = ["action_label", "board", "pyramid"]
 
