@@ -44,7 +44,8 @@ def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
     """The HTML fragments of one "state" message for a page in `lang`."""
     cat = catalog(game, lang)
     seat, seats, view = message["seat"], message["seats"], message["view"]
-    cat.player_names = [_name(seats, k, seat, cat) for k in range(len(seats))]
+    # Boards mark the seat's own name themselves ("(you)"); events say "You" through `_you` wordings.
+    cat.player_names = [_name(seats, k, None, cat) for k in range(len(seats))]
     legal: list[dict[str, Any]] = message["legal"]
     buttons = [el("button", {**move(m["id"], label := _label(game, m["action"], cat, view)), "type": "button"},
                   text(label)) for m in legal]
