@@ -11,7 +11,6 @@ triangle is three characters wide:
 
 from __future__ import annotations
 
-import math
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -20,23 +19,14 @@ from rich.table import Table
 from rich.text import Text
 
 from meeple.core.i18n import Catalog
+from meeple.games.triominos.describe import KEYS, action_label, cell_points, number_spots, open_keys
+from meeple.games.triominos.describe import corners as _corners
+
+__all__ = ["KEYS", "action_label", "ascii_board", "board", "open_keys", "svg"]
 
 LAST_STYLE = "bold yellow"
 EDGE_STYLE = "grey62"
 KEY_STYLE = "cyan"
-KEYS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def open_keys(view: dict[str, Any]) -> dict[tuple[int, int, str], str]:
-    """A letter for each open cell (reading order), shown in the drawing and in move labels."""
-    return {(x, y, d): key for (x, y, d), key in zip(view.get("open", []), KEYS)}
-
-
-def _corners(x: int, y: int, up: bool) -> list[tuple[int, int]]:
-    """The cell's lattice points clockwise (same order as the engine's corners)."""
-    if up:
-        return [(x, y), (x, y + 1), (x + 1, y)]
-    return [(x, y + 1), (x + 1, y + 1), (x + 1, y)]
 
 
 def ascii_board(view: dict[str, Any]) -> list[list[tuple[str, str]]]:
@@ -132,20 +122,6 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
     return Group(*parts)
 
 
-def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any] | None = None) -> str:
-    """Short move labels such as "place 1-3-4 at (2,-1)▲ rot 2" or "draw (−5)"; with the
-    viewer's `view`, a placement starts with the letter its cell has in the drawing."""
-    kind = action_json.get("type", "?")
-    params = {k: v for k, v in action_json.items() if k != "type"}
-    label = cat.text(f"action.{kind}", **params)
-    if kind == "place" and view is not None:
-        where: tuple[Any, Any, Any] = (params.get("x"), params.get("y"), params.get("dir"))
-        key = open_keys(view).get(where)
-        if key is not None:
-            label = f"[{key}] {label}"
-    return label
-
-
 # -- SVG ---------------------------------------------------------------------------------------
 
 SCALE = 60.0
@@ -156,18 +132,13 @@ LAST_FILL = "#ffd34d"
 STROKE = "#5b4a2f"
 
 
-def _plane(px: float, py: float) -> tuple[float, float]:
-    """Screen position of lattice point (px, py): unit edges, y drawn upwards."""
-    return (px + py / 2.0) * SCALE, -py * math.sqrt(3) / 2.0 * SCALE
-
-
 def svg(view: dict[str, Any], cat: Catalog) -> str:
     """A picture of the table: triangles with their corner numbers, the last tile highlighted,
     and the scores along the top."""
     tiles = view.get("board", [])
     shapes = []
     for tile in tiles:
-        pts = [_plane(px, py) for px, py in _corners(tile["x"], tile["y"], tile["dir"] == "up")]
+        pts = cell_points(tile["x"], tile["y"], tile["dir"], SCALE)
         shapes.append((pts, tile["corners"]))
     xs = [x for pts, _ in shapes for x, _ in pts] or [0.0]
     ys = [y for pts, _ in shapes for _, y in pts] or [0.0]
@@ -185,10 +156,7 @@ def svg(view: dict[str, Any], cat: Catalog) -> str:
         width_px = 3 if i == last else 1.5
         poly = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
         out.append(f'<polygon points="{poly}" fill="{fill}" stroke="{STROKE}" stroke-width="{width_px}"/>')
-        cx = sum(x for x, _ in pts) / 3
-        cy = sum(y for _, y in pts) / 3
-        for (x, y), number in zip(pts, numbers):
-            tx, ty = x + (cx - x) * 0.42, y + (cy - y) * 0.42
+        for (tx, ty), number in zip(number_spots(pts), numbers):
             out.append(
                 f'<text x="{tx:.1f}" y="{ty:.1f}" font-size="{SCALE * 0.22:.0f}" font-weight="bold" '
                 f'fill="#222" text-anchor="middle" dominant-baseline="central">{number}</text>'
