@@ -24,7 +24,9 @@ INKED = "#2e3b32"
 PAPER = "#f5eedc"
 GOLD = "#c9a227"
 FAINT = "#ddd3bb"
-FONT = {"font_family": "'Noto Sans', 'Noto Sans CJK TC', 'PingFang TC', sans-serif", "fill": INKED}
+#: Latin first, then Traditional Chinese faces common on phones and desktops.
+FONT = {"font_family": "'Noto Sans', 'Noto Sans CJK TC', 'PingFang TC', 'Microsoft JhengHei', "
+                       "'Noto Serif CJK TC', sans-serif", "fill": INKED}
 
 
 class Moves:
