@@ -102,3 +102,15 @@ def test_every_legal_action_has_a_label(lang):
             for given in (None, view):
                 label = action_label(action.to_json(), cat, given)
                 assert label and "action." not in label and "web." not in label and "{" not in label
+
+
+def test_every_legal_move_is_on_the_board_and_hands_stay_private():
+    cat = catalog("en")
+    for state in positions():
+        for seat in seats(state):
+            legal = legal_moves(state, seat)
+            root = parse(board(state.view(seat), seat, legal, cat))
+            on_board = {int(e.get("data-action-id", "-1")) for e in root.iter() if e.get("data-action-id")}
+            assert on_board == {entry["id"] for entry in legal}
+            hands = [e for e in root.iter() if e.get("aria-label") == cat.text("view.hand")]
+            assert len(hands) == (seat is not None)
