@@ -11,19 +11,14 @@ from rich.table import Table
 from rich.text import Text
 
 from meeple.core.i18n import Catalog
+from meeple.games.celtica.describe import COLOURS, FILL, KIND_FILL, PARTS, action_label
 
-COLOURS = ("red", "grey", "white", "brown", "black")
-PARTS = ("centre", "part1", "part2", "part3", "part4", "part5", "part6", "part7", "part8")
+__all__ = ["action_label", "board", "svg"]
+
 STYLE = {"red": "bold red", "grey": "bold bright_black", "white": "bold white", "brown": "bold yellow",
          "black": "bold black on white"}
 SYMBOL = {"start": "S", "village": "V", "castle": "C", "monastery": "M", "ruin": "R", "cult": "+", "goal": "G"}
 KIND_STYLE = {"ruin": "bold red", "cult": "bold magenta", "goal": "bold yellow", "start": "dim"}
-
-
-def action_label(action_json: dict[str, Any], cat: Catalog) -> str:
-    """The catalog's words for one action."""
-    params = {k: v for k, v in action_json.items() if k != "type"}
-    return cat.text(f"action.{action_json.get('type')}", **params)
 
 
 def _path(view: dict[str, Any], cat: Catalog) -> Table:
@@ -128,11 +123,6 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
             hand.append("   " + cat.text("view.must_play", colour=mine["must_play"]), style="bold")
         parts.append(hand)
     return Group(*parts)
-
-
-FILL = {"red": "#c0392b", "grey": "#7f8c8d", "white": "#ecf0f1", "brown": "#8e5b2f", "black": "#222222"}
-KIND_FILL = {"start": "#dddddd", "village": "#c8e6c9", "castle": "#a5d6a7", "monastery": "#81c784",
-             "ruin": "#ef9a9a", "cult": "#ce93d8", "goal": "#ffe082"}
 
 
 def svg(view: dict[str, Any], cat: Catalog) -> str:

@@ -1,0 +1,39 @@
+"""How Celtica's moves and things are shown to a person, shared by the terminal and the browser
+so both say and colour the same thing (nothing here draws; renderers do).
+
+`action_label` is plain text from the game's catalogs and a pure function of its arguments: with
+the view it also says where a played druid lands, the preview a player wants before a move.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.core.i18n import Catalog
+from meeple.games.celtica.components import COLOURS, PARTS
+
+__all__ = ["COLOURS", "FILL", "INK", "KIND_FILL", "PARTS", "action_label", "destination"]
+
+#: Druid and card colours as drawn (the letter in `view.druid_mark` always goes with them).
+FILL = {"red": "#c0392b", "grey": "#7f8c8d", "white": "#ecf0f1", "brown": "#8e5b2f", "black": "#222222"}
+#: Text drawn on a colour: dark on the light druids, light on the dark ones.
+INK = {"red": "#ffffff", "grey": "#ffffff", "white": "#222222", "brown": "#ffffff", "black": "#ffffff"}
+#: Location backgrounds by kind (the kind's symbol letter always goes with them).
+KIND_FILL = {"start": "#dddddd", "village": "#c8e6c9", "castle": "#a5d6a7", "monastery": "#81c784",
+             "ruin": "#ef9a9a", "cult": "#ce93d8", "goal": "#ffe082"}
+
+
+def destination(view: dict[str, Any], colour: str, steps: int) -> int:
+    """Where the `colour` druid stops after `steps` cards (a move past the goal ends on it)."""
+    goal = len(view["board"]) - 1
+    return min(int(view["druids"][COLOURS.index(colour)]) + steps, goal)
+
+
+def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any] | None = None) -> str:
+    """The catalog's words for one action; given the view, a play also says where it lands."""
+    params = {k: v for k, v in action_json.items() if k != "type"}
+    label = cat.text(f"action.{action_json.get('type')}", **params)
+    if view is not None and action_json.get("type") == "play" and action_json.get("colour") in COLOURS:
+        to = destination(view, action_json["colour"], int(action_json["cards"]) + int(action_json["experience"]))
+        label += " " + cat.text("web.lands", to=to, location=view["board"][to]["kind"])
+    return label
