@@ -98,6 +98,9 @@ def _result(result: dict[str, Any], seats: list[dict[str, Any]], me: int | None,
         label = cat.text(f"score.{key}") if cat.has(f"score.{key}") else key
         cells = [el("td", {}, text(row.get(key, ""))) for row in breakdown]
         body.append(el("tr", {"class_": "total" if key == "total" else None}, el("th", {}, text(label)), *cells))
+    if "total" not in keys:  # a game whose score is one of its parts (Celtica: complete amulets)
+        cells = [el("td", {}, text(score)) for score in result["scores"]]
+        body.append(el("tr", {"class_": "total"}, el("th", {}, text(cat.text("web.total"))), *cells))
     names = ", ".join(_name(seats, k, me, cat) for k in result["winners"])
     return (el("p", {"class_": "winners", "data_testid": "game-over"}, text(cat.text("web.winners", names=names)))
             + el("table", {"class_": "scores", "data_testid": "scores"},
