@@ -157,3 +157,12 @@ def test_hot_seat_shows_a_pass_the_device_screen_with_nothing_of_the_last_seat(p
                                " || !document.getElementById('pass').hidden", arg=version)
     passes = page.evaluate("() => document.getElementById('pass-text').textContent")
     assert "Pass the device to" in passes
+
+
+def test_clocks_show_when_the_table_has_them(page, server):
+    page.goto(server.url)
+    page.select_option("select[name=clock]", "300+5")
+    page.get_by_test_id("create-table").click()
+    page.wait_for_selector("#players .clock.running")
+    shown = page.locator("#players .clock.running").inner_text()
+    assert re.fullmatch(r"[45]:\d\d", shown), shown

@@ -62,7 +62,7 @@ def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
         "board": board_for(game)(view, seat, legal, cat),
         "moves": "".join(buttons),
         "log": "".join(lines),
-        "players": _players(seats, to_move, seat, cat),
+        "players": _players(seats, to_move, seat, cat, message.get("clock")),
         "status": text(status),
     }
     if message["over"]:
@@ -70,17 +70,28 @@ def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
     return parts
 
 
-def _players(seats: list[dict[str, Any]], to_move: int | None, me: int | None, cat: Catalog) -> str:
+def _clock(ms: int) -> str:
+    seconds = max(0, ms) // 1000
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _players(seats: list[dict[str, Any]], to_move: int | None, me: int | None, cat: Catalog,
+             clocks: dict[str, Any] | None = None) -> str:
     rows = []
     for row in seats:
         k = row["seat"]
         classes = " ".join(c for c in ("player", "to-move" if k == to_move else "", "me" if k == me else "") if c)
         detail = cat.text("web.bot", level=row["bot"]) if row.get("bot") else ""
         online = "●" if row.get("connected") else "○"
+        clock = ""
+        if clocks is not None:
+            ms = clocks["remaining_ms"][k]
+            running = clocks.get("running") == k
+            clock = el("span", {"class_": "clock running" if running else "clock", "data_ms": ms}, text(_clock(ms)))
         rows.append(el("li", {"class_": classes, "data_seat": k},
                        el("span", {"class_": f"seat-mark seat-{k}"}, text(k + 1)),
                        el("span", {"class_": "name"}, text(_name(seats, k, me, cat))),
-                       el("span", {"class_": "detail"}, text(detail)),
+                       el("span", {"class_": "detail"}, text(detail)), clock,
                        el("span", {"class_": "online", "title": cat.text("web.connected")}, text(online))))
     return "".join(rows)
 

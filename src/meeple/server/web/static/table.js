@@ -171,6 +171,16 @@ async function replayTo(n) {
 $("replay-prev").addEventListener("click", () => replayTo(replay.at - 1));
 $("replay-next").addEventListener("click", () => replayTo(replay.at + 1));
 
+// The running clock counts down between messages (the server's figures win at each message).
+setInterval(() => {
+  for (const clock of document.querySelectorAll("#players .clock.running")) {
+    const ms = Math.max(0, Number(clock.dataset.ms) - 1000);
+    clock.dataset.ms = ms;
+    const s = Math.floor(ms / 1000);
+    clock.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  }
+}, 1000);
+
 async function start() {
   const join = new URLSearchParams(location.search).get("join");
   if (join && !mySeats().length) {
