@@ -253,6 +253,8 @@ def test_a_person_who_leaves_is_replaced_by_a_bot_and_everyone_is_told(client):
         ws.send_text(json.dumps({"type": "hello", "credential": credentials[1]}))
         ws.receive_json()
         assert client.post(f"/api/tables/{table}/leave", headers=bearer(credentials[0])).status_code == 200
+        again = client.post(f"/api/tables/{table}/leave", headers=bearer(credentials[0]))
+        assert again.status_code == 409 and again.json()["code"] == "left"  # every request is answered
         told = ws.receive_json()
         assert [e["key"] for e in told["events"]] == ["seat_replaced"]
         assert told["seats"][0]["left"] and told["seats"][0]["bot"] == "greedy"

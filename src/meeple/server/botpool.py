@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -20,6 +21,18 @@ from meeple.core.observation import Observation
 from meeple.core.registry import load
 from meeple.core.rng import Rng
 from meeple.core.undo import reveals
+
+
+def _die_with_the_server() -> None:
+    """A worker ends when its server process does, even one killed with SIGKILL (Linux's
+    parent-death signal; elsewhere the pool's own shutdown is all there is)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def bot_seed(table_seed: int, seat: int, version: int) -> int:
@@ -50,17 +63,19 @@ class BotPool:
 
     async def choose(self, game_name: str, sample: dict[str, Any], seat: int, spec: str, seed: int) -> dict[str, Any]:
         if self.executor is None:
-            spawn = multiprocessing.get_context("spawn")
-            self.executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=spawn)
+            self.executor = self._start()
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, decide, game_name, sample, seat, spec, seed)
 
     async def revealed(self, game_name: str, before: dict[str, Any], action: dict[str, Any]) -> bool:
         if self.executor is None:
-            spawn = multiprocessing.get_context("spawn")
-            self.executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=spawn)
+            self.executor = self._start()
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, revealed, game_name, before, action)
+
+    def _start(self) -> ProcessPoolExecutor:
+        spawn = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=spawn, initializer=_die_with_the_server)
 
     def close(self) -> None:
         if isinstance(self.executor, ProcessPoolExecutor):

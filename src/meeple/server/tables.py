@@ -260,6 +260,8 @@ class Hub:
 
     async def leave(self, table: LiveTable, seat: int, reason: str = "left") -> None:
         async with table.lock:
+            if table.bot_spec(seat) is not None:
+                raise Refused("left", "a bot already plays this seat")
             await self._replace(table, seat, reason)
         self._kick(table)
 
