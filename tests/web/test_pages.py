@@ -166,3 +166,28 @@ def test_clocks_show_when_the_table_has_them(page, server):
     page.wait_for_selector("#players .clock.running")
     shown = page.locator("#players .clock.running").inner_text()
     assert re.fullmatch(r"[45]:\d\d", shown), shown
+
+
+def test_a_stranger_joins_an_open_seat_from_the_lobby_list(browser, server):
+    first, second = browser.new_context(), browser.new_context()
+    host, guest = first.new_page(), second.new_page()
+    table = _create_from_lobby(host, server, "triqueta", players=2, seats={1: "human-open"})
+    guest.on("dialog", lambda dialog: dialog.accept("Mei"))
+    guest.goto(server.url)
+    guest.click(f"button.join[data-table='{table}']")
+    guest.wait_for_url(re.compile(rf"/tables/{table}"))
+    guest.wait_for_selector("#board svg")
+    info = guest.request.get(f"{server.url}/api/tables/{table}").json()
+    assert info["status"] == "playing" and info["seats"][1]["name"] == "Mei"
+    host.wait_for_selector("#moves [data-action-id]")  # the game started for the host too
+    first.close()
+    second.close()
+
+
+def test_an_invite_only_table_cannot_be_joined_without_its_code(server):
+    import httpx
+
+    created = httpx.post(f"{server.url}/api/tables", json={"game": "triqueta", "players": 2,
+                                                           "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+    refused = httpx.post(f"{server.url}/api/tables/{created['table_id']}/join", json={"name": "X"})
+    assert refused.status_code == 403

@@ -40,6 +40,7 @@ class CreateTable(Strict):
     seats: list[SeatSpec] | None = Field(default=None, max_length=99)
     clock: Annotated[str, Field(max_length=20, pattern=r"^(none|\d{1,5}\+\d{1,4})$")] = "none"
     name: Name = "Player 1"
+    public: bool = False  # free seats may be taken from the lobby by anyone
 
 
 class Credentials(Strict):
@@ -55,7 +56,7 @@ class TableCreated(Credentials):
 
 
 class JoinTable(Strict):
-    join_code: Secret
+    join_code: Secret | None = None  # needed unless the table is public
     name: Name
     seat: Annotated[int, Field(ge=0, le=98)] | None = None  # a particular free seat, else the first
 
@@ -83,6 +84,7 @@ class TableInfo(BaseModel):
     status: Literal["waiting", "playing", "over"]
     version: int
     clock: str
+    public: bool = False
 
 
 class GameInfo(BaseModel):

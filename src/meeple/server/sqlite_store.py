@@ -72,6 +72,8 @@ MIGRATIONS: list[tuple[str, ...]] = [
             state TEXT NOT NULL
         ) WITHOUT ROWID""",
     ),
+    # 2: tables anyone may join from the lobby, without the join code.
+    ("ALTER TABLE tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0",),
 ]
 
 BUSY_TIMEOUT_MS = 10_000  # how long a writer waits for another writer before giving up
@@ -226,8 +228,8 @@ class SQLiteStore(Store):
     def create_table(self, table: TableRow) -> None:
         with self._tx(f"create table {table.id!r}") as conn:
             conn.execute(
-                "INSERT INTO tables (id, game, num_players, seed, options, join_code_hash, created, clock)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (id, game, num_players, seed, options, join_code_hash, created, clock, public)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table.id,
                     table.game,
@@ -237,6 +239,7 @@ class SQLiteStore(Store):
                     table.join_code_hash,
                     table.created,
                     _dumps(table.clock),
+                    int(table.public),
                 ),
             )
             conn.executemany(
@@ -252,7 +255,7 @@ class SQLiteStore(Store):
     def load_table(self, table_id: str) -> TableRow:
         with self._tx(f"load table {table_id!r}", write=False) as conn:
             row = conn.execute(
-                "SELECT t.id, game, num_players, seed, options, join_code_hash, created, clock, c.state"
+                "SELECT t.id, game, num_players, seed, options, join_code_hash, created, clock, c.state, public"
                 " FROM tables t LEFT JOIN clock_state c ON c.table_id = t.id WHERE t.id = ?",
                 (table_id,),
             ).fetchone()
@@ -277,6 +280,7 @@ class SQLiteStore(Store):
             clock=json.loads(row[7]),
             clock_state=json.loads(row[8]) if row[8] is not None else {},
             actions=[json.loads(a[0]) for a in actions],
+            public=bool(row[9]),
         )
 
     def table_ids(self, unfinished_only: bool = False) -> list[str]:

@@ -58,6 +58,7 @@ class TableRow:
     clock: dict[str, Any] = field(default_factory=dict)
     clock_state: dict[str, Any] = field(default_factory=dict)
     actions: list[dict[str, Any]] = field(default_factory=list)  # the record's actions, in order
+    public: bool = False  # anyone may take a free seat from the lobby, without the join code
 
     @property
     def version(self) -> int:

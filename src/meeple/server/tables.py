@@ -169,6 +169,7 @@ class Hub:
             id=secrets.token_urlsafe(9), game=game.name, num_players=spec.players, seed=seed,
             options=dict(state.options), seats=seats, join_code_hash=secret_hash(join_code), created=self.now(),
             clock={"rule": spec.clock}, clock_state=clock.start(rule, spec.players) if rule else {},
+            public=spec.public,
         )
         await self.stored(self.store.create_table, row)
         table = LiveTable(row=row, game=game, state=state)
@@ -225,7 +226,7 @@ class Hub:
         return TableInfo(
             id=table.row.id, game=table.row.game, title=table.game.title, players=table.row.num_players,
             seats=[SeatInfo(**s) for s in table.seats_public()], status=table.status,  # type: ignore[arg-type]
-            version=table.version, clock=table.row.clock.get("rule", "none"),
+            version=table.version, clock=table.row.clock.get("rule", "none"), public=table.row.public,
         )
 
     async def listing(self) -> list[TableInfo]:
@@ -244,7 +245,9 @@ class Hub:
 
     async def join(self, table: LiveTable, request: JoinTable) -> TableCreated:
         async with table.lock:
-            if not secrets.compare_digest(table.row.join_code_hash, secret_hash(request.join_code)):
+            invited = request.join_code is not None and secrets.compare_digest(
+                table.row.join_code_hash, secret_hash(request.join_code))
+            if not (invited or table.row.public):
                 raise Refused("bad_join_code", "that join code is not this table's", 403)
             free = next((s for s in table.row.seats if s.kind == "human" and not s.credential_hash
                          and request.seat in (None, s.seat)), None)
@@ -256,7 +259,8 @@ class Hub:
             table.row.seats[free.seat] = updated
             await self._broadcast(table, [Event("joined", free.seat, {"name": request.name})])
         await self._started(table)
-        return TableCreated(table_id=table.row.id, seat=free.seat, credential=credential, join_code=request.join_code)
+        return TableCreated(table_id=table.row.id, seat=free.seat, credential=credential,
+                            join_code=request.join_code or "")
 
     async def leave(self, table: LiveTable, seat: int, reason: str = "left") -> None:
         async with table.lock:

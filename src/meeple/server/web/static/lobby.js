@@ -32,7 +32,21 @@ function drawPlayers() {
 }
 
 form.addEventListener("change", (event) => {
-  if (event.target.name === "game") drawPlayers();
+  if (event.target.name === "game") // Joining a public table from the list: a name, then the first free seat.
+for (const button of document.querySelectorAll("button.join")) {
+  button.addEventListener("click", async () => {
+    const name = (prompt(labels.name_prompt) || "").trim().slice(0, 40) || labels.seat.replace("{n}", "?");
+    const table = button.dataset.table;
+    const answer = await fetch(`/api/tables/${table}/join`, { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name }) });
+    const seat = await answer.json();
+    if (!answer.ok) { alert(seat.message); return; }
+    localStorage.setItem(`meeple:${table}`, JSON.stringify({ seats: { [seat.seat]: seat.credential } }));
+    location.href = `/tables/${table}`;
+  });
+}
+
+drawPlayers();
   if (event.target === playersSelect) drawSeats();
 });
 
@@ -48,7 +62,8 @@ form.addEventListener("submit", async (event) => {
     const name = input.name.slice(4);
     options[name] = input.type === "checkbox" ? input.checked : input.type === "number" ? Number(input.value) : input.value;
   }
-  const body = { game, players: Number(playersSelect.value), seats, options, clock: form.clock.value, name: form.name.value.trim() || labels.seat.replace("{n}", 1) };
+  const body = { game, players: Number(playersSelect.value), seats, options, clock: form.clock.value,
+    name: form.name.value.trim() || labels.seat.replace("{n}", 1), public: kinds.includes("human-open") };
   const answer = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const created = await answer.json();
   if (!answer.ok) { error.textContent = created.message || JSON.stringify(created.detail || created); return; }
@@ -62,5 +77,19 @@ form.addEventListener("submit", async (event) => {
   localStorage.setItem(`meeple:${created.table_id}`, JSON.stringify({ seats: mine, join_code: created.join_code }));
   location.href = `/tables/${created.table_id}`;
 });
+
+// Joining a public table from the list: a name, then the first free seat.
+for (const button of document.querySelectorAll("button.join")) {
+  button.addEventListener("click", async () => {
+    const name = (prompt(labels.name_prompt) || "").trim().slice(0, 40) || labels.seat.replace("{n}", "?");
+    const table = button.dataset.table;
+    const answer = await fetch(`/api/tables/${table}/join`, { method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name }) });
+    const seat = await answer.json();
+    if (!answer.ok) { alert(seat.message); return; }
+    localStorage.setItem(`meeple:${table}`, JSON.stringify({ seats: { [seat.seat]: seat.credential } }));
+    location.href = `/tables/${table}`;
+  });
+}
 
 drawPlayers();
