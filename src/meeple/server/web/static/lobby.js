@@ -16,7 +16,7 @@ function drawSeats() {
     row.querySelector(".seat-name").textContent = k === 0 ? labels.you : labels.seat.replace("{n}", k + 1);
     const kind = row.querySelector(".seat-kind");
     kind.value = old[k] || (k === 0 ? "human-here" : "bot:greedy");
-    if (k === 0) kind.disabled = true;
+    if (k === 0) kind.hidden = true;  // seat 1 is the person creating the table
     seatsBox.append(row);
   }
 }
