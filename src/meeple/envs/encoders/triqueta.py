@@ -8,6 +8,7 @@ numbers (the action ids name them). Layout: docs/games/triqueta.md, "Observation
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -72,6 +73,18 @@ def shape(num_players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
 
 def _score(points: int) -> float:
     return min(1.0, max(0.0, (points - MIN_SCORE) / SCORE_SPAN))
+
+
+@lru_cache(maxsize=8192)
+def _collection_block(collection: tuple[int, ...]) -> tuple[float, ...]:
+    """A seat's animals: per animal count / 10, then the count's bin (0, 1, 2, 3, 4+) one-hot."""
+    block = [0.0] * (NUM_ANIMALS * (1 + COUNT_BINS))
+    a = 0
+    for count in collection:
+        block[a] = count * _INV_ANIMAL
+        block[a + 1 + (count if count < COUNT_BINS else COUNT_BINS - 1)] = 1.0
+        a += 1 + COUNT_BINS
+    return tuple(block)
 
 
 def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[str, Any]) -> np.ndarray:
@@ -146,12 +159,10 @@ def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[s
             buf[base + S_ROCK] = 1.0
         if other == current and not finished:
             buf[base + S_TURN] = 1.0
-        a = base + S_ANIMALS
-        for animal, count in enumerate(p["collection"]):
-            seen[animal] += count
-            buf[a] = count * _INV_ANIMAL
-            buf[a + 1 + (count if count < COUNT_BINS else COUNT_BINS - 1)] = 1.0
-            a += 1 + COUNT_BINS
+        collection = p["collection"]
+        buf[base + S_ANIMALS:base + SEAT_SIZE] = _collection_block(tuple(collection))
+        for animal in range(NUM_ANIMALS):
+            seen[animal] += collection[animal]
     for animal in range(NUM_ANIMALS):
         buf[UNKNOWN + animal] = (TOKENS_PER_ANIMAL - seen[animal]) * _INV_ANIMAL
     return np.array(buf, dtype=np.float32)
