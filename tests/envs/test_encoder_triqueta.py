@@ -88,3 +88,27 @@ def test_different_positions_differ(players, options):
         for seat in range(players):
             assert not np.array_equal(encode(states[0], seat), encode(states[min(10, len(states) - 1)], seat))
             assert not np.array_equal(encode(states[-2], seat), encode(states[-1], seat))
+
+
+def test_layout_matches_the_documented_offsets():
+    """docs/games/triqueta.md, "Observation encoding", gives these offsets."""
+    assert (enc.DUO, enc.ROUND, enc.FINISHED, enc.CURRENT, enc.ROCK) == (4, 5, 9, 10, 15)
+    assert (enc.TOWER_SIZES, enc.UNSEEN, enc.PENDING_COUNT, enc.UNKNOWN) == (20, 24, 25, 26)
+    assert (enc.ROWS, enc.PENDING, enc.USED_KIND, enc.OWN, enc.SEATS) == (32, 72, 86, 89, 102)
+    assert (enc.ROW_SIZE, enc.PENDING_SIZE, enc.SEAT_SIZE, enc.SIZE) == (8, 7, 45, 327)
+    for players, options in SETUPS:
+        assert enc.shape(players, options) == (327,)
+
+
+def test_drawn_duo_tokens_only_for_the_drawer():
+    state = GAME.new_game(2, seed=9, duo=True)
+    state.apply(state.action_from_id(5))  # draw two
+    first, second = state.view(0)["pending"]
+    state.apply(state.action_from_id(16))  # keep slot 0 face down
+    obs0, obs1 = encode(state, 0), encode(state, 1)
+    assert obs0[enc.PENDING + enc.NUM_ANIMALS] == 1.0  # slot 0 dealt with
+    assert obs0[enc.PENDING + enc.PENDING_SIZE + second] == 1.0
+    assert obs0[enc.USED_KIND + 1] == 1.0  # keep
+    assert obs0[enc.OWN + first] == pytest.approx(0.5)
+    assert obs1[enc.PENDING:enc.OWN].sum() == 0
+    assert obs1[enc.PENDING_COUNT] == pytest.approx(0.5)
