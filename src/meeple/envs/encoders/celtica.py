@@ -123,7 +123,7 @@ def _template(board: list[dict[str, Any]], n: int) -> np.ndarray:
 def _scale(n: int) -> np.ndarray:
     got = _scales.get(n)
     if got is None:
-        got = _scales[n] = np.array(_VALUE_SCALES + _P_SCALES * n, dtype=np.float32)
+        got = _scales[n] = np.array(_VALUE_SCALES + _P_SCALES * n, dtype=np.float64)
     return got
 
 
@@ -181,8 +181,6 @@ def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[s
         ones.append(PLAYER_FLAGS + (ender - seat) % n * PF_WIDTH + PF_ENDER)
     ones.extend(PLAYER_FLAGS + (q - seat) % n * PF_WIDTH + PF_QUEUE for q in view["end_queue"])
     ones.extend(PLAYER_FLAGS + (q - seat) % n * PF_WIDTH + PF_WINNER for q in view["winners"])
-    run = out[PLAYER_FLAGS + n * PF_WIDTH:]
-    run[:] = values
-    run *= _scale(n)
+    np.multiply(np.array(values, dtype=np.float64), _scale(n), out=out[PLAYER_FLAGS + n * PF_WIDTH:])
     out[ones] = 1.0
     return out
