@@ -99,3 +99,22 @@ def test_board_is_encoded_and_cache_follows_the_board() -> None:
     assert xb[:enc.BOARD_SIZE].reshape(-1, loc)[:, 0].sum() == 7
     assert xb[enc.FLAGS + 1] == 1.0 and xa[enc.FLAGS + 1] == 0.0  # printed board flag
     assert np.array_equal(xa, enc.encode(a.view(0), 0, 2, a.options))
+
+
+def test_documented_offsets() -> None:
+    """The offsets docs/games/celtica.md lists."""
+    assert (enc.BOARD_SIZE, enc.DRUID_POS, enc.DRUID_HOME, enc.MUST_PLAY, enc.PHASE) == (540, 540, 840, 845, 850)
+    assert (enc.END_REASON, enc.FLAGS, enc.PLAYER_FLAGS, enc.COMMON_VALUES, enc.P_VALUES) == (856, 859, 861, 49, 22)
+    assert [enc.values_offset(n) for n in (2, 3, 4, 5)] == [871, 876, 881, 886]
+
+
+def test_finished_game_marks_over_reason_and_winners() -> None:
+    for n in (2, 5):
+        s = next(p for p in positions(n, {}, games=1, seed=7) if p.is_terminal)
+        view = s.view(1)
+        x = enc.encode(view, 1, n, s.options)
+        assert x[enc.PHASE + 5] == 1.0  # over
+        assert x[enc.END_REASON:enc.END_REASON + 3].sum() == 1.0
+        for q in view["winners"]:
+            assert x[enc.PLAYER_FLAGS + (q - 1) % n * enc.PF_WIDTH + enc.PF_WINNER] == 1.0
+        assert x[enc.PLAYER_FLAGS:enc.values_offset(n)].reshape(n, 5)[:, enc.PF_CURRENT].sum() == 0.0
