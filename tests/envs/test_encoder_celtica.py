@@ -37,7 +37,8 @@ def positions(n: int, options: dict[str, str], games: int, seed: int) -> Iterato
 @pytest.mark.parametrize("n", [2, 3, 4, 5])
 def test_shape_range_determinism_and_no_leak(n: int, options: dict[str, str]) -> None:
     shape = enc.shape(n, options)
-    for i, s in enumerate(positions(n, options, games=4, seed=100 * n)):
+    resampled = 0  # samples whose hidden hands differ from the real ones (the check has teeth)
+    for i, s in enumerate(positions(n, options, games=12, seed=100 * n)):
         for seat in range(n):
             view = s.view(seat)
             x = enc.encode(view, seat, n, s.options)
@@ -50,6 +51,8 @@ def test_shape_range_determinism_and_no_leak(n: int, options: dict[str, str]) ->
                 for r in range(3):
                     other = s.determinize(seat, Rng(1000 * i + r))
                     assert np.array_equal(x, enc.encode(other.view(seat), seat, n, s.options))
+                    resampled += other.hands != s.hands
+    assert resampled > 0
 
 
 def test_shape_per_player_count() -> None:
