@@ -1,0 +1,1 @@
+"""Research APIs over the game protocol: PettingZoo, Gymnasium, OpenSpiel (meeple[envs])."""

@@ -1,0 +1,1 @@
+"""Observation encoders: one module per game, fixed-shape numpy arrays from view(seat)."""
