@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import importlib
 import json
 import math
 import os
@@ -226,6 +227,7 @@ def bench(
     option: list[str] | None = OptionsOpt,
     part: str | None = typer.Option(None, "--part", help="Time one of the game's own parts (see `meeple games`)."),
     bot: str | None = typer.Option(None, "--bot", help="Measure a search bot instead (ismcts[:level]): iterations/s."),
+    env: str | None = typer.Option(None, "--env", help="Measure a research API instead (pettingzoo): steps/s."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the benchmark positions."),
 ) -> None:
     """Random-playout throughput of an engine (one core), a search bot's speed, a game's own part,
@@ -263,6 +265,20 @@ def bench(
             print(json.dumps(report))
         else:
             console.print(f"{the_game.title}, {n} players, ISMCTS: {report['iterations_per_s']:.0f} iterations/s")
+        return
+    if env is not None:
+        if env != "pettingzoo":
+            raise OptionError(f"--env measures pettingzoo, not {env!r}")
+        try:
+            bench_env = importlib.import_module("meeple.envs.bench").bench_pettingzoo
+        except ImportError:
+            raise OptionError("--env needs the research APIs: pip install 'meeple[envs]'") from None
+        report = bench_env(the_game.name, n, seconds, seed)
+        if as_json:
+            print(json.dumps(report))
+        else:
+            console.print(f"{the_game.title}, {n} players, PettingZoo: {report['steps_per_s']:.0f} env steps/s "
+                          f"(encoding {report['encode_us']:.1f} µs, engine step {report['step_us']:.1f} µs)")
         return
     result = random_playouts(the_game, n, seconds, seed=seed, options=parse_options(option))
     report = {"game": the_game.name, "players": n, **result}

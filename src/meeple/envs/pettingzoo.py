@@ -1,0 +1,124 @@
+"""The four games as PettingZoo AEC environments: `env("castell", num_players=3, **options)`.
+
+Agents are `player_0`..`player_{n-1}`. Each observation is `{"observation": float32 array (the
+game's encoder: docs/games/<game>.md, "Observation encoding"), "action_mask": int8 array over
+the game's action ids}`; actions are the engine's integer ids (`Discrete(num_actions)`).
+Rewards come at the end from `State.rewards()` (the winners share 1). Seeding goes through
+`reset(seed=...)`, which seeds the game itself. `render_mode="ansi"` gives the terminal board.
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import secrets
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from meeple.core.protocol import State
+from meeple.core.registry import load
+from meeple.envs.spaces import action_mask, observation_shape, observe
+
+
+class MeepleAEC(AECEnv):
+    """One meeple game as an agent-environment-cycle environment."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
+
+    def __init__(self, game: str, num_players: int = 2, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        self.game = load(game)
+        self.game.check_players(num_players)
+        self.options = self.game.resolve_options(options)
+        self.game.check_options(num_players, self.options)
+        self.num_players = num_players
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "name": f"meeple_{self.game.name}_v0"}
+        self.possible_agents = [f"player_{k}" for k in range(num_players)]
+        size = self.game.num_actions(num_players, **self.options)
+        shape = observation_shape(self.game, num_players, self.options)
+        self._action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        self._observation_spaces = {
+            a: spaces.Dict({
+                "observation": spaces.Box(0.0, 1.0, shape, np.float32),
+                "action_mask": spaces.Box(0, 1, (size,), np.int8),
+            })
+            for a in self.possible_agents
+        }
+        self.state: State[Any] | None = None
+        self._seeds = np.random.default_rng(secrets.randbits(63))  # for resets without a seed
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_spaces[agent]
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+        game_seed = seed if seed is not None else int(self._seeds.integers(1 << 62))
+        self.state = self.game.new_game(self.num_players, seed=game_seed, **self.options)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.state.current_player or 0]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        assert self.state is not None, "reset() first"
+        seat = self._seat(agent)
+        size = self._action_spaces[agent].n
+        return {"observation": observe(self.state, seat), "action_mask": action_mask(self.state, seat, int(size))}
+
+    def step(self, action: int | None) -> None:
+        assert self.state is not None, "reset() first"
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self.state.apply(self.state.action_from_id(int(action)))  # type: ignore[arg-type]
+        if self.state.is_terminal:
+            for seat, reward in enumerate(self.state.rewards()):
+                self.rewards[self.possible_agents[seat]] = reward
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.agent_selection = self.possible_agents[self.state.current_player]  # type: ignore[index]
+        self._accumulate_rewards()
+        if self.state.is_terminal:
+            # Every agent gets its last observation and reward through the dead steps.
+            self.agent_selection = self._next_live_agent(agent)
+
+    def _next_live_agent(self, agent: str) -> str:
+        k = self.possible_agents.index(agent)
+        return self.possible_agents[(k + 1) % len(self.possible_agents)]
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi" or self.state is None:
+            return None
+        from rich.console import Console
+
+        renderer = importlib.import_module(f"meeple.cli.render.{self.game.name}")
+        catalog = importlib.import_module("meeple.cli.render").catalog(self.game.name, "en")
+        console = Console(file=io.StringIO(), width=100, color_system=None)
+        console.print(renderer.board(self.state.view(None), catalog, None))
+        text: str = console.file.getvalue()  # type: ignore[attr-defined]
+        return text
+
+    def close(self) -> None:
+        self.state = None
+
+
+def env(game: str, num_players: int = 2, render_mode: str | None = None, **options: Any) -> MeepleAEC:
+    """A PettingZoo AEC environment of `game` (wrap it as your training library expects)."""
+    return MeepleAEC(game, num_players, render_mode, **options)

@@ -1,0 +1,78 @@
+"""Each game in each library's own checker, at every player count."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("numpy")
+pettingzoo_test = pytest.importorskip("pettingzoo.test")
+gymnasium = pytest.importorskip("gymnasium")
+
+from meeple.core.registry import games, load  # noqa: E402
+from meeple.envs.pettingzoo import env  # noqa: E402
+
+COUNTS = [(name, n) for name in games() for n in range(load(name).min_players, load(name).max_players + 1)]
+
+
+@pytest.mark.parametrize(("game", "players"), COUNTS)
+def test_pettingzoo_api_test_passes(game, players):
+    pettingzoo_test.api_test(env(game, num_players=players), num_cycles=60, verbose_progress=False)
+
+
+@pytest.mark.parametrize("game", games())
+def test_pettingzoo_seeding_gives_the_same_game(game):
+    first, second = env(game), env(game)
+    for environment in (first, second):
+        environment.reset(seed=7)
+    seen = [e.observe(e.agent_selection)["observation"] for e in (first, second)]
+    assert (seen[0] == seen[1]).all()
+    assert first.render() is None  # no render mode asked for
+
+
+@pytest.mark.parametrize("game", games())
+def test_pettingzoo_renders_the_terminal_board(game):
+    environment = env(game, render_mode="ansi")
+    environment.reset(seed=1)
+    text = environment.render()
+    assert isinstance(text, str) and text.strip()
+
+
+@pytest.mark.parametrize("game", games())
+def test_gymnasium_check_env_passes(game):
+    from gymnasium.utils.env_checker import check_env
+
+    made = gymnasium.make(f"meeple/{load(game).title}-v0", opponents="random")
+    check_env(made.unwrapped, skip_render_check=True)
+
+
+def test_gymnasium_plays_a_whole_masked_game_against_bots():
+    import numpy as np
+
+    made = gymnasium.make("meeple/Triqueta-v0", num_players=3, opponents="greedy")
+    _, info = made.reset(seed=3)
+    rng = np.random.default_rng(3)
+    done, reward = False, 0.0
+    while not done:
+        action = rng.choice(np.flatnonzero(info["action_mask"]))
+        _, reward, done, _, info = made.step(action)
+    assert 0.0 <= reward <= 1.0
+    _, info = made.reset(seed=4)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, done, _, info = made.step(illegal)
+    assert (reward, done, info["illegal_action"]) == (-1.0, True, True)  # the mask is the learner's to use
+
+
+@pytest.mark.parametrize(("game", "players"), [(name, load(name).min_players) for name in games()]
+                         + [(name, load(name).max_players) for name in games()])
+def test_openspiel_random_simulation(game, players):
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel has no wheel for this Python")
+    import meeple.envs.openspiel  # noqa: F401  (registers the games)
+
+    loaded = pyspiel.load_game(f"python_meeple_{game}", {"players": players})
+    pyspiel.random_sim_test(loaded, num_sims=3, serialize=False, verbose=False)
+    state = loaded.new_initial_state()
+    copy = state.clone()
+    assert str(copy) == str(state)
+    assert loaded.deserialize_state(state.serialize()).serialize() == state.serialize()
+    sample = state.resample_from_infostate(state.current_player(), lambda outcomes: outcomes[0][0])
+    assert sample.observation_tensor(state.current_player()) == state.observation_tensor(state.current_player())
