@@ -4,9 +4,10 @@ The layout (offsets, sizes, meaning) is documented in `docs/games/castell.md`, s
 "Observation encoding (meeple.envs)". Seats are seat-relative: block k describes seat
 `(seat + k) % num_players`, the observer first, then the others clockwise (the direction the
 first player marker passes). Regions keep their canonical order (`REGIONS`). Every count is
-divided by a bound it cannot exceed, so every value lies in [0, 1] without clipping; the
-castellers of each size are divided by that size's total in play, which the view shows
-(bag + regions + teams).
+divided by a bound it cannot exceed, so values lie in [0, 1]; the castellers of each size are
+divided by that size's total in play, which the view shows (bag + regions + teams). Only tile
+level widths (at 16) and, with user component files, size-token counts are clipped. Besides the
+view, only the rule options (`options`, public) and the game's constants are read.
 """
 
 from __future__ import annotations
