@@ -4,13 +4,15 @@ The layout (offsets, sizes, meaning) is documented in `docs/games/castell.md`, s
 "Observation encoding (meeple.envs)". Seats are seat-relative: block k describes seat
 `(seat + k) % num_players`, the observer first, then the others clockwise (the direction the
 first player marker passes). Regions keep their canonical order (`REGIONS`). Every count is
-divided by a bound it cannot exceed, so every value lies in [0, 1] without clipping; the
-castellers of each size are divided by that size's total in play, which the view shows
-(bag + regions + teams).
+divided by a bound it cannot exceed, so values lie in [0, 1]; the castellers of each size are
+divided by that size's total in play, which the view shows (bag + regions + teams). Only tile
+level widths (at 16) and, with user component files, size-token counts are clipped. Besides the
+view, only the rule options (`options`, public) and the game's constants are read.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -109,7 +111,7 @@ def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[s
     """The observation of `seat` from its own view, a float32 vector of `shape(...)`."""
     p = num_players
     lay = layout(p)
-    buf = [0.0] * lay["total"][1]
+    buf = array("f", bytes(4 * lay["total"][1]))  # zeros; numpy wraps it without a copy
 
     order = [(s - seat) % p for s in range(p)]  # seat -> its place from the observer
 
@@ -165,7 +167,7 @@ def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[s
     at = lay["regions"][0]
     sha = view["components"]
     for region in regions:
-        buf[at:at + NS] = [c * f for c, f in zip(region["castellers"], inv)]
+        buf[at:at + NS] = array("f", [c * f for c, f in zip(region["castellers"], inv)])
         at += NS
         for name in region["neighbours"]:
             buf[at + _REGION[name]] = 1.0
@@ -205,7 +207,7 @@ def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[s
         buf[at + (NR if pawn is None else _REGION[pawn])] = 1.0
         at += NR + 1
         team = pl["team"]
-        buf[at:at + NS] = [c * f for c, f in zip(team, inv)]
+        buf[at:at + NS] = array("f", [c * f for c, f in zip(team, inv)])
         buf[at + NS] = sum(team) / MAX_TEAM
         at += NS + 1
         skills = pl["skills"]
@@ -250,18 +252,18 @@ def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[s
         buf[at + 2] = (preview["score"] or 0) / MAX_TOWER_SCORE
         buf[at + 3] = len(tower) / MAX_LEVELS
         buf[at + 4] = sum(len(level) for level in tower) / MAX_TEAM
-    out = np.array(buf, dtype=np.float32)
+    out = np.frombuffer(buf, dtype=np.float32)
     # only user component files (more than 3 size tokens of a size) can pass 1: clip them
     np.minimum(out, 1.0, out=out)
     return out
 
 
 #: Encoded local performance tiles by (components fingerprint, tile id): a tile never changes.
-_TILES: dict[tuple[str, str], list[float]] = {}
+_TILES: dict[tuple[str, str], array[float]] = {}
 
 
-def _tile(tile: dict[str, Any]) -> list[float]:
-    buf = [0.0] * TILE_LEN
+def _tile(tile: dict[str, Any]) -> array[float]:
+    buf = array("f", bytes(4 * TILE_LEN))
     at = 0
     buf[at] = 1.0
     buf[at + (1 if tile["kind"] == "shape" else 2)] = 1.0
