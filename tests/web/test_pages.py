@@ -191,3 +191,16 @@ def test_an_invite_only_table_cannot_be_joined_without_its_code(server):
                                                            "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
     refused = httpx.post(f"{server.url}/api/tables/{created['table_id']}/join", json={"name": "X"})
     assert refused.status_code == 403
+
+
+def test_choosing_a_game_in_the_lobby_offers_its_player_range_and_options(page, server):
+    page.goto(server.url)
+    page.get_by_text("Celtica", exact=True).click()
+    counts = page.locator("#players option").all_inner_texts()
+    assert counts == ["2", "3", "4", "5"]
+    page.select_option("#players", "5")
+    assert page.locator(".seat-kind").count() == 5
+    page.get_by_text("Castell", exact=True).click()
+    assert page.locator("#players option").all_inner_texts() == ["2", "3", "4"]
+    assert page.locator(".game-options[data-game=castell]").is_visible()
+    assert not page.locator(".game-options[data-game=celtica]").is_visible()

@@ -32,21 +32,7 @@ function drawPlayers() {
 }
 
 form.addEventListener("change", (event) => {
-  if (event.target.name === "game") // Joining a public table from the list: a name, then the first free seat.
-for (const button of document.querySelectorAll("button.join")) {
-  button.addEventListener("click", async () => {
-    const name = (prompt(labels.name_prompt) || "").trim().slice(0, 40) || labels.seat.replace("{n}", "?");
-    const table = button.dataset.table;
-    const answer = await fetch(`/api/tables/${table}/join`, { method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ name }) });
-    const seat = await answer.json();
-    if (!answer.ok) { alert(seat.message); return; }
-    localStorage.setItem(`meeple:${table}`, JSON.stringify({ seats: { [seat.seat]: seat.credential } }));
-    location.href = `/tables/${table}`;
-  });
-}
-
-drawPlayers();
+  if (event.target.name === "game") drawPlayers();
   if (event.target === playersSelect) drawSeats();
 });
 
