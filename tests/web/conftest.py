@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.server.test_process import Server
+from tests.server.live import Server
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-screenshots"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -38,15 +38,6 @@ def browser() -> Iterator[Any]:
         )
         yield launched
         launched.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path)
-    running.start()
-    yield running
-    log = running.stop()
-    assert "Traceback" not in log, log
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import pytest
-from tests.server.test_process import Server
+from tests.server.live import Server
 
 from meeple.core.record import GameRecord
 

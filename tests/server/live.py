@@ -1,0 +1,62 @@
+"""`meeple serve` as a real process on a loopback port, as users start it (for the process, browser
+and load tests)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    """One `meeple serve` process on a loopback port over a database file."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.log = open(self.folder / "server.log", "ab")  # noqa: SIM115 (closed in stop)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "meeple", "serve", "--port", str(self.port), "--db", str(self.folder / "meeple.db")],
+            cwd=self.folder, stdout=subprocess.DEVNULL, stderr=self.log,
+            env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/games", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise AssertionError("the server did not start")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def stop(self) -> str:
+        """Stop the server as a service manager would (SIGTERM); what it wrote to stderr."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=60)
+        self.log.close()
+        return (self.folder / "server.log").read_text(encoding="utf-8", errors="replace")
+
+
