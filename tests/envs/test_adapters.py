@@ -74,5 +74,25 @@ def test_openspiel_random_simulation(game, players):
     copy = state.clone()
     assert str(copy) == str(state)
     assert loaded.deserialize_state(state.serialize()).serialize() == state.serialize()
-    sample = state.resample_from_infostate(state.current_player(), lambda outcomes: outcomes[0][0])
+    sample = state.resample_from_infostate(state.current_player(), pyspiel.UniformProbabilitySampler(7, 0.0, 1.0))
     assert sample.observation_tensor(state.current_player()) == state.observation_tensor(state.current_player())
+
+
+def test_openspiels_own_ismcts_plays_a_meeple_game():
+    """OpenSpiel's information-set MCTS runs on the registered game: it resamples hidden
+    information through `resample_from_infostate` (the engine's determinize)."""
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel has no wheel for this Python")
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    import meeple.envs.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game("python_meeple_triqueta", {"players": 2})
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=1.0, max_simulations=20, random_state=np.random.RandomState(2))
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        action = bot.step(state) if state.current_player() == 0 else state.legal_actions()[0]
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert sum(state.returns()) == pytest.approx(1.0)

@@ -77,7 +77,8 @@ class MeepleSpielState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeepleSpielState:
         """A state the player cannot tell from this one (the engine's `determinize`)."""
-        seed = int(probability_sampler([(k, 1.0 / 1024) for k in range(1024)])) if callable(probability_sampler) else 0
+        # OpenSpiel's samplers (pyspiel.UniformProbabilitySampler) return a uniform float in [0, 1).
+        seed = int(float(probability_sampler()) * (1 << 53))
         return MeepleSpielState(self.get_game(), self.meeple.determinize(player_id, Rng(seed)))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MeepleSpielState:
