@@ -64,9 +64,10 @@ def test_sigkill_mid_game_loses_nothing_and_every_table_continues(server):
     for _ in range(7):
         acknowledged = _move(server, people, credentials)
     assert acknowledged is not None
-    time.sleep(2)  # the bots are playing
-    bots_before = _api(server, "GET", f"/api/tables/{bots_only}/state").json()["version"]
-    assert bots_before > 0
+    deadline = time.monotonic() + 60  # the bots are playing (their worker processes start first)
+    while (bots_before := _api(server, "GET", f"/api/tables/{bots_only}/state").json()["version"]) < 2:
+        assert time.monotonic() < deadline, "the bots did not start"
+        time.sleep(0.2)
 
     server.kill()
     server.start()
