@@ -359,7 +359,6 @@ def open_files(path: Path) -> int:
     return sum(1 for fd in fds.iterdir() if os.path.realpath(fd) == str(path.resolve()))
 
 
-@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc")
 def test_sqlite_connections_of_ended_threads_are_closed(tmp_path: Path) -> None:
     """A server's pool retires idle worker threads: their connections must not pile up."""
     path = tmp_path / "s.db"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from meeple.core.conformance import check_ids_round_trip
 from meeple.core.errors import IllegalAction, RecordError
-from meeple.core.rng import Rng
 from meeple.games.triominos.actions import DRAW, DRAW_ID, NUM_ACTIONS, PASS, STOP, Place
 from meeple.games.triominos.components import INDEX
 from meeple.games.triominos.geometry import NUM_WINDOW, ORIGIN, cell
@@ -29,14 +29,7 @@ def test_action_from_id_restores_the_rotation_that_fits():
 
 
 def test_ids_round_trip_over_random_play():
-    state = GAME.new_game(3, seed=12)
-    rng = Rng(12)
-    while not state.is_terminal:
-        legal = state.legal_actions()
-        ids = state.legal_action_ids()
-        assert len(set(ids)) == len(ids) and all(0 <= i < NUM_ACTIONS for i in ids)
-        assert [state.action_from_id(i) for i in ids] == legal
-        state.step(legal[rng.below(len(legal))])
+    check_ids_round_trip(GAME.new_game(3, seed=12), NUM_ACTIONS, walk_seed=12)
 
 
 @pytest.mark.parametrize("bad", [-1, NUM_ACTIONS, True, "3", 2.0])

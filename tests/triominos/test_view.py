@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from meeple.core.conformance import random_position
 from meeple.core.errors import OptionError
 from meeple.core.rng import Rng
 from meeple.games.triominos.actions import DRAW
@@ -57,13 +58,7 @@ def test_determinize_keeps_the_state_it_samples_from():
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4), steps=st.integers(0, 60))
 def test_determinize_keeps_what_the_observer_knows(seed, players, steps):
-    state = GAME.new_game(players, seed=seed)
-    rng = Rng(seed)
-    for _ in range(steps):
-        if state.is_terminal:
-            break
-        acts = state.legal_actions()
-        state.apply(acts[rng.below(len(acts))])
+    state = random_position(GAME, players, seed, steps, walk_seed=seed)
     opened = {t for go in state.opening for _, t in go}
     for observer in range(players):
         sample = state.determinize(observer, Rng(seed + observer))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from meeple.core.conformance import check_ids_round_trip
 from meeple.core.errors import IllegalAction, RecordError
-from meeple.core.rng import Rng
 from meeple.games.triqueta.actions import ALL_ACTIONS, DRAW_ACTION, NUM_ACTIONS, Action
 from tests.triqueta.helpers import GAME, discard, draw, keep, new, place, take
 
@@ -37,14 +37,7 @@ def test_ids_are_the_protocols_fixed_table():
 
 
 def test_ids_round_trip_over_random_play():
-    state = GAME.new_game(2, seed=12, duo=True)  # T9: duo is for two players
-    rng = Rng(12)
-    while not state.is_terminal:
-        legal = state.legal_actions()
-        ids = state.legal_action_ids()
-        assert len(set(ids)) == len(ids) and all(0 <= i < NUM_ACTIONS for i in ids)
-        assert [state.action_from_id(i) for i in ids] == legal
-        state.step(legal[rng.below(len(legal))])
+    check_ids_round_trip(GAME.new_game(2, seed=12, duo=True), NUM_ACTIONS, walk_seed=12)  # T9: duo, 2 players
 
 
 @pytest.mark.parametrize("bad", [-1, NUM_ACTIONS, 99, True, "3", 2.0, None])

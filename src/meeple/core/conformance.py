@@ -132,3 +132,15 @@ def set_path(data: Any, path: Sequence[Any], value: Any) -> None:
     for key in path[:-1]:
         data = data[key]
     data[path[-1]] = value
+
+
+def check_ids_round_trip(state: State[Any], num_actions: int, walk_seed: int) -> None:
+    """Along random play from `state`: legal ids are distinct, in [0, num_actions), and map
+    back to the legal actions in order."""
+    rng = Rng(walk_seed)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        ids = state.legal_action_ids()
+        assert len(set(ids)) == len(ids) and all(0 <= i < num_actions for i in ids)
+        assert [state.action_from_id(i) for i in ids] == legal
+        state.step(legal[rng.below(len(legal))])

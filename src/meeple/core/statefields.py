@@ -9,7 +9,7 @@ classes with `to_json()` / `from_json(obj)` (and `clone()` when mutable). From t
 - `decode_state` reads them back, checking each value against its type and naming the field
   (`towers[2][3]: expected a whole number, not 'x'`) in a `RecordError`;
 - `clone` is generated code that copies each field as deep as its type is mutable and shares
-  the rest, as fast as a hand-written one (no `copy.deepcopy`).
+  the rest, as fast as a hand-written one (nothing is copied generically).
 
 A slotted dataclass is a new class object built after the body ran, so a method of a game
 state must not call bare `super()` (its hidden `__class__` cell names the discarded class and

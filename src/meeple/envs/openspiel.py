@@ -7,8 +7,8 @@ The engines shuffle inside `new_game`, so the games are SAMPLED_STOCHASTIC: a ne
 draws its seed from the game's `seed` parameter and a counter, and there are no chance nodes.
 Imperfect information; rewards at the end are the win shares (`State.rewards()`), constant-sum
 1. Observation and information-state tensors are the game's encoder (docs/games/<game>.md).
-`resample_from_infostate` goes through `determinize`; `clone` (OpenSpiel copies Python states with
-deepcopy) goes through the engine's own `clone()`; `serialize` / `deserialize_state` go through
+`resample_from_infostate` goes through `determinize`; OpenSpiel's copy of a Python state (its
+copy hook) goes through the engine's own `clone()`; `serialize` / `deserialize_state` go through
 `to_json`.
 """
 
