@@ -22,18 +22,25 @@ def _free_port() -> int:
 
 
 class Server:
-    """One `meeple serve` process on a loopback port over a database file."""
+    """One `meeple serve` process on a loopback port over a database (by default a file in
+    `folder`; or any `--db` value), with `--redis` when given (several processes, one table set)."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, db: str | None = None, redis: str | None = None, name: str = "server") -> None:
         self.folder = folder
+        self.db = db or str(folder / "meeple.db")
+        self.redis = redis
+        self.name = name
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        self.log = open(self.folder / "server.log", "ab")  # noqa: SIM115 (closed in stop)
+        self.log = open(self.folder / f"{self.name}.log", "ab")  # noqa: SIM115 (closed in stop)
+        command = [sys.executable, "-m", "meeple", "serve", "--port", str(self.port), "--db", self.db]
+        if self.redis:
+            command += ["--redis", self.redis]
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "meeple", "serve", "--port", str(self.port), "--db", str(self.folder / "meeple.db")],
+            command,
             cwd=self.folder, stdout=subprocess.DEVNULL, stderr=self.log,
             env={**os.environ, "PYTHONIOENCODING": "utf-8"},
         )
@@ -57,6 +64,6 @@ class Server:
             self.process.terminate()
             self.process.wait(timeout=60)
         self.log.close()
-        return (self.folder / "server.log").read_text(encoding="utf-8", errors="replace")
+        return (self.folder / f"{self.name}.log").read_text(encoding="utf-8", errors="replace")
 
 
