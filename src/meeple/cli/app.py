@@ -403,6 +403,8 @@ def serve(
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
     db: str = typer.Option("meeple.db", "--db", help="Where tables are stored: a SQLite file (sqlite:///PATH)."),
     origin: list[str] | None = typer.Option(None, "--origin", help="Another page origin allowed to connect."),
+    redis: str | None = typer.Option(
+        None, "--redis", help="redis://HOST:PORT shared by several serve processes over one database."),
 ) -> None:
     """Run the game server: tables, seats, live play over WebSockets, bots (docs/server.md)."""
     import uvicorn
@@ -411,6 +413,7 @@ def serve(
         raise OptionError(f"--port must be 1 to 65535, not {port}")
     os.environ["MEEPLE_DB"] = db
     os.environ["MEEPLE_ORIGINS"] = ",".join(origin or ())
+    os.environ["MEEPLE_REDIS"] = redis or ""
     console.print(f"meeple server at http://{host}:{port}/  (API: http://{host}:{port}/docs; tables in {db})",
                   markup=False, highlight=False, soft_wrap=True)
     uvicorn.run(

@@ -26,6 +26,7 @@ from starlette.responses import Response
 
 from meeple.core.registry import games, load
 from meeple.server.botpool import BotPool
+from meeple.server.fanout import Fanout, FanoutError, open_fanout
 from meeple.server.models import (
     Act,
     Chat,
@@ -78,17 +79,20 @@ class _Socket:
         await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
 
 
-def create_app(store: Store, bots: BotPool | None = None, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
+def create_app(store: Store, bots: BotPool | None = None, allowed_origins: tuple[str, ...] = (),
+               fanout: Fanout | None = None) -> FastAPI:
     """The application over `store`. WebSockets from a browser page are accepted only from this
-    server's own origin or one of `allowed_origins`."""
+    server's own origin or one of `allowed_origins`. With a shared `fanout` (Redis), several
+    processes serve the same tables (docs/server.md, "Several processes")."""
     pool = bots or BotPool()
-    hub = Hub(store, pool)
+    hub = Hub(store, pool, fanout=fanout)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
         await hub.resume_all()
         yield
-        hub.close()
+        await hub.stop()
         pool.close()
 
     app = FastAPI(
@@ -107,8 +111,8 @@ def create_app(store: Store, bots: BotPool | None = None, allowed_origins: tuple
     async def table_or_404(table_id: str) -> LiveTable:
         return await hub.get(table_id)
 
-    def seat(table: LiveTable, auth: HTTPAuthorizationCredentials | None) -> int:
-        return hub.seat_of(table, auth.credentials if auth else None)
+    async def seat(table: LiveTable, auth: HTTPAuthorizationCredentials | None) -> int:
+        return await hub.seat_for(table, auth.credentials if auth else None)
 
     @app.get("/api/games", response_model=list[GameInfo], summary="The games and their rule options")
     async def list_games() -> list[GameInfo]:
@@ -141,32 +145,32 @@ def create_app(store: Store, bots: BotPool | None = None, allowed_origins: tuple
     @app.get("/api/tables/{table_id}/state", summary="What a seat (or, without a credential, a spectator) sees")
     async def table_state(table_id: str, auth: Credential) -> dict[str, Any]:
         table = await table_or_404(table_id)
-        return hub.message_for(table, seat(table, auth) if auth else None, [])
+        return hub.message_for(table, await seat(table, auth) if auth else None, [])
 
     @app.post("/api/tables/{table_id}/actions", summary="Make a move as the credential's seat")
     async def act(table_id: str, move: Act, auth: Credential) -> dict[str, Any]:
         table = await table_or_404(table_id)
-        me = seat(table, auth)
+        me = await seat(table, auth)
         await hub.act(table, me, move.version, move.action, move.action_id)
         return hub.message_for(table, me, [])
 
     @app.post("/api/tables/{table_id}/undo", summary="Take back your own moves of this turn")
     async def undo(table_id: str, request: Undo, auth: Credential) -> dict[str, Any]:
         table = await table_or_404(table_id)
-        me = seat(table, auth)
+        me = await seat(table, auth)
         await hub.undo(table, me, request.version)
         return hub.message_for(table, me, [])
 
     @app.post("/api/tables/{table_id}/leave", summary="Leave: a bot plays your seat from now on")
     async def leave(table_id: str, auth: Credential) -> dict[str, Any]:
         table = await table_or_404(table_id)
-        await hub.leave(table, seat(table, auth))
+        await hub.leave(table, await seat(table, auth))
         return {"left": True}
 
     @app.post("/api/tables/{table_id}/chat", summary="Say something at the table")
     async def chat(table_id: str, request: Chat, auth: Credential) -> dict[str, Any]:
         table = await table_or_404(table_id)
-        await hub.chat(table, seat(table, auth), request.text)
+        await hub.chat(table, await seat(table, auth), request.text)
         return {"said": True}
 
     @app.get("/api/tables/{table_id}/chat", summary="The table's chat")
@@ -191,7 +195,7 @@ def create_app(store: Store, bots: BotPool | None = None, allowed_origins: tuple
         try:
             table = await hub.get(table_id)
             hello = Hello.model_validate_json(await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS))
-            me = hub.seat_of(table, hello.credential) if hello.credential else None
+            me = await hub.seat_for(table, hello.credential) if hello.credential else None
         except (TimeoutError, Refused, ValidationError, ValueError) as exc:
             code = exc.code if isinstance(exc, Refused) else "bad_hello"
             await websocket.send_text(json.dumps(error_message(code, _first_line(exc))))
@@ -287,12 +291,14 @@ def open_store(url: str) -> Store:
 
 def create_app_from_environment() -> FastAPI:
     """The factory `meeple serve` hands to uvicorn: the store from MEEPLE_DB (default
-    meeple.db in the working directory), extra origins from MEEPLE_ORIGINS (comma-separated).
-    A store that cannot open ends the process with one line, not a traceback."""
+    meeple.db in the working directory), extra origins from MEEPLE_ORIGINS (comma-separated),
+    the Redis that several processes share from MEEPLE_REDIS (none: a single process). A store
+    or Redis that cannot be opened ends the process with one line, not a traceback."""
     origins = tuple(o.strip() for o in os.environ.get("MEEPLE_ORIGINS", "").split(",") if o.strip())
     try:
+        fanout = open_fanout(os.environ.get("MEEPLE_REDIS"))
         store = open_store(os.environ.get("MEEPLE_DB", "meeple.db"))
-    except StoreError as exc:
+    except (StoreError, FanoutError) as exc:
         print(f"meeple: error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
-    return create_app(store, allowed_origins=origins)
+    return create_app(store, allowed_origins=origins, fanout=fanout)

@@ -9,7 +9,9 @@ it, a refused one changes nothing, and a crash between the two loses nothing any
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -26,8 +28,9 @@ from meeple.core.registry import load
 from meeple.core.undo import undo_start
 from meeple.server import clock
 from meeple.server.botpool import BotPool, bot_seed
+from meeple.server.fanout import Fanout, LocalFanout, Notice
 from meeple.server.models import CreateTable, JoinTable, SeatInfo, SeatSpec, TableCreated, TableInfo
-from meeple.server.store import SeatRow, StaleVersion, Store, TableRow
+from meeple.server.store import ChatRow, SeatRow, StaleVersion, Store, StoreError, TableRow
 from meeple.server.web.render import fragments
 from meeple.server.wire import error_message, seat_message
 
@@ -37,6 +40,12 @@ T = TypeVar("T")
 STAND_IN = "greedy"
 #: Chat: at most this many lines per seat in any window of CHAT_WINDOW seconds.
 CHAT_BURST, CHAT_WINDOW = 5, 10.0
+#: Several processes: how often unheld tables are offered for a lease (so a dead process's bots
+#: are taken over), how many tables new to this process one sweep loads, and how long a table
+#: with connections may go without a look at the store (in case a notice was lost).
+SWEEP_SECONDS, SWEEP_LOADS, CHECK_SECONDS = 2.0, 50, 3.0
+
+log = logging.getLogger("meeple.server")
 
 
 class Refused(Exception):
@@ -79,6 +88,12 @@ class LiveTable:
     #: revealed anything). Actions from before the load count as checkpoints for undo.
     marks: list[tuple[int, bool]] = field(default_factory=list)
     marking: set[asyncio.Task[None]] = field(default_factory=set)  # marks still being decided
+    # Several processes: another process changed the table (reload it), the task doing so, the
+    # task claiming the table's lease, and when the table was last compared with the store.
+    stale: bool = False
+    refresh_task: asyncio.Task[None] | None = None
+    claim_task: asyncio.Task[None] | None = None
+    checked: float = 0.0
 
     def undo_point(self, seat: int) -> int | None:
         """Where `seat`'s undo would go back to (core.undo's rule over the marks), or None."""
@@ -135,12 +150,15 @@ def seat_label(seat: SeatRow) -> str:
 class Hub:
     """All tables of this server process, loaded from the store on first use."""
 
-    def __init__(self, store: Store, bots: BotPool, now: Callable[[], float] = time.time) -> None:
+    def __init__(self, store: Store, bots: BotPool, now: Callable[[], float] = time.time,
+                 fanout: Fanout | None = None) -> None:
         self.store = store
         self.bots = bots
         self.now = now
+        self.fanout = fanout or LocalFanout()
         self.tables: dict[str, LiveTable] = {}
         self._store_thread: ThreadPoolExecutor | None = None
+        self._background: set[asyncio.Task[None]] = set()
 
     async def stored(self, call: Callable[..., T], *args: Any) -> T:
         """Run a store call off the event loop (one thread: writes stay in order)."""
@@ -243,6 +261,17 @@ class Hub:
                     return seat.seat
         raise Refused("bad_credential", "that credential does not act for a seat of this table", 401)
 
+    async def seat_for(self, table: LiveTable, credential: str | None) -> int:
+        """`seat_of`, after a look at the store if the seat was taken through another process."""
+        try:
+            return self.seat_of(table, credential)
+        except Refused:
+            if not (credential and self.fanout.shared):
+                raise
+        async with table.lock:
+            await self._look_again(table)
+        return self.seat_of(table, credential)
+
     async def join(self, table: LiveTable, request: JoinTable) -> TableCreated:
         async with table.lock:
             invited = request.join_code is not None and secrets.compare_digest(
@@ -256,6 +285,7 @@ class Hub:
             credential = secrets.token_urlsafe(32)
             updated = SeatRow(seat=free.seat, kind="human", name=request.name, credential_hash=secret_hash(credential))
             await self.stored(self.store.update_seat, table.row.id, updated)
+            self.fanout.publish(table.row.id, "seat", table.version)
             table.row.seats[free.seat] = updated
             await self._broadcast(table, [Event("joined", free.seat, {"name": request.name})])
         await self._started(table)
@@ -276,6 +306,7 @@ class Hub:
         updated = SeatRow(seat=seat, kind="human", bot=STAND_IN, name=row.name, credential_hash=row.credential_hash,
                           left=True)
         await self.stored(self.store.update_seat, table.row.id, updated)
+        self.fanout.publish(table.row.id, "seat", table.version)
         table.row.seats[seat] = updated
         await self._broadcast(table, [Event("seat_replaced", seat, {"reason": reason, "bot": STAND_IN})])
 
@@ -283,6 +314,8 @@ class Hub:
     async def act(self, table: LiveTable, seat: int, version: int, action: dict[str, Any] | None,
                   action_id: int | None) -> None:
         async with table.lock:
+            if version != table.version:  # the client may have seen a move made through another process
+                await self._look_again(table)
             self._check_turn(table, seat, version)
             if table.bot_spec(seat) is not None:
                 raise Refused("not_your_turn", "a bot plays this seat now")
@@ -327,7 +360,9 @@ class Hub:
         try:
             await self.stored(self.store.append_action, table.row.id, table.version, move.to_json(), clocks)
         except StaleVersion:
+            await self._look_again(table)  # so the client's next look is current
             raise Refused("stale", "another move was accepted first: look again") from None
+        self.fanout.publish(table.row.id, "actions", table.version + 1)
         table.row.actions.append(move.to_json())
         # Until the worker has decided, the move counts as a reveal (undo offered late, never
         # wrongly). Bots never take moves back, so their moves are not examined.
@@ -365,6 +400,8 @@ class Hub:
         if table.marking:  # a move being examined may be the one to take back: wait for it
             await asyncio.gather(*table.marking, return_exceptions=True)
         async with table.lock:
+            if version != table.version:
+                await self._look_again(table)
             if table.state.is_terminal or not table.started:
                 raise Refused("no_undo", "there is nothing to take back")
             if version != table.version:
@@ -376,7 +413,9 @@ class Hub:
             try:
                 await self.stored(self.store.truncate_actions, table.row.id, table.version, keep)
             except StaleVersion:
+                await self._look_again(table)
                 raise Refused("stale", "another move was accepted first: look again") from None
+            self.fanout.publish(table.row.id, "actions", keep)
             taken = table.version - keep
             del table.row.actions[keep:]
             del table.marks[len(table.marks) - taken:]
@@ -396,7 +435,12 @@ class Hub:
         table.chat_times[seat] = [*recent, now]
         name = table.row.seats[seat].name if seat is not None else "spectator"
         line = await self.stored(self.store.add_chat, table.row.id, seat, name, text, now)
-        message = {"type": "chat", "lines": [{"index": line.index, "seat": seat, "name": name, "text": text}]}
+        self.fanout.publish(table.row.id, "chat", line.index)
+        await self._tell_chat(table, [line])
+
+    async def _tell_chat(self, table: LiveTable, lines: list[ChatRow]) -> None:
+        said = [{"index": c.index, "seat": c.seat, "name": c.name, "text": c.text} for c in lines]
+        message = {"type": "chat", "lines": said}
         await asyncio.gather(*(self._send(table, c, message) for c in list(table.connections)))
 
     # -- telling --------------------------------------------------------------------------------
@@ -446,11 +490,21 @@ class Hub:
         self._kick(table)
 
     def _kick(self, table: LiveTable) -> None:
-        """Let a bot move if one is to move, and run the clock of a person who is."""
+        """Let a bot move if one is to move, and run the clock of a person who is; in the one
+        process that holds the table's lease (taking it first if it is free)."""
+        if table.state.is_terminal and self.fanout.holds(table.row.id) and self.fanout.shared:
+            self._in_background(self.fanout.release(table.row.id))
         if not table.started or table.state.is_terminal:
             return
         seat = table.state.current_player
-        if seat is not None and table.bot_spec(seat) is not None:
+        bot_to_move = seat is not None and table.bot_spec(seat) is not None
+        if not (bot_to_move or table.row.clock_state):
+            return
+        if not self.fanout.holds(table.row.id):
+            if table.claim_task is None or table.claim_task.done():
+                table.claim_task = asyncio.create_task(self._claim(table))
+            return
+        if bot_to_move:
             if table.bot_task is None or table.bot_task.done():
                 table.bot_task = asyncio.create_task(self._bot_moves(table))
         elif table.row.clock_state and (table.clock_task is None or table.clock_task.done()):
@@ -467,9 +521,15 @@ class Hub:
                 sample = Observation.of(table.state).sample.to_json()
             action = await self.bots.choose(table.row.game, sample, seat, spec, bot_seed(table.row.seed, seat, version))
             async with table.lock:
-                if table.version != version:  # an undo or a restart moved the table on
+                if not self.fanout.holds(table.row.id):
+                    return  # the lease lapsed (Redis unreachable): another process may run the bots now
+                if table.version != version:  # an undo, a restart or another process moved the table on
                     continue
-                await self._apply(table, table.game.action_from_json(action))
+                try:
+                    await self._apply(table, table.game.action_from_json(action))
+                except Refused as refusal:
+                    if refusal.code != "stale":
+                        raise
         self._kick(table)
 
     async def _watch_clock(self, table: LiveTable) -> None:
@@ -479,20 +539,162 @@ class Hub:
             if table.row.clock_state.get("seat") != running:
                 table.row.clock_state = clock.run(table.row.clock_state, running, self.now())
                 await self.stored(self.store.set_clock_state, table.row.id, table.row.clock_state)
+                self.fanout.publish(table.row.id, "clock", table.version)
         while True:
             async with table.lock:
+                if not self.fanout.holds(table.row.id):
+                    return  # another process watches this table now
                 state = table.row.clock_state
                 left = clock.left_ms(state, self.now())
                 if left is None or table.state.is_terminal:
                     return
+                if left <= 0 and self.fanout.shared:  # be sure the time is up: another process may have moved
+                    await self._look_again(table)
+                    state = table.row.clock_state
+                    left = clock.left_ms(state, self.now())
+                    if left is None or table.state.is_terminal:
+                        return
                 if left <= 0:
                     seat = state["seat"]
                     await self._replace(table, seat, "timeout")
                     table.row.clock_state = clock.run(state, None, self.now())
                     await self.stored(self.store.set_clock_state, table.row.id, table.row.clock_state)
+                    self.fanout.publish(table.row.id, "clock", table.version)
                     break
             await asyncio.sleep(min(left / 1000, 5.0))
         self._kick(table)
+
+    # -- several processes (meeple.server.fanout) ------------------------------------------------
+    async def start(self) -> None:
+        """Start sharing the tables with other processes (nothing to do for a single process)."""
+        if not self.fanout.shared:
+            return
+        await self.fanout.start(self._notice, self._resync)
+        self._in_background(self._sweep())
+        self._in_background(self._check())
+
+    async def stop(self) -> None:
+        """A clean shutdown: stop listening, give the leases up, then close."""
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
+        await self.fanout.close()
+        self.close()
+
+    def _in_background(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def _notice(self, notice: Notice) -> None:
+        """Another process changed a table: reload it if loaded here (else it loads fresh on use)."""
+        table = self.tables.get(notice.table)
+        if table is None:
+            return
+        if notice.kind == "chat":
+            self._in_background(self._chat_from_elsewhere(table, notice.version))
+        else:
+            self._refresh(table)
+
+    def _resync(self) -> None:
+        """Notices may have been missed (Redis was unreachable): look at every open table again."""
+        for table in list(self.tables.values()):
+            if not table.state.is_terminal:
+                self._refresh(table)
+
+    def _refresh(self, table: LiveTable) -> None:
+        """Reload `table` soon; notices arriving meanwhile are folded into the one reload."""
+        table.stale = True
+        if table.refresh_task is None or table.refresh_task.done():
+            table.refresh_task = asyncio.create_task(self._reload(table))
+
+    async def _reload(self, table: LiveTable) -> None:
+        while table.stale:
+            table.stale = False
+            async with table.lock:
+                await self._look_again(table)
+        self._kick(table)
+
+    async def _look_again(self, table: LiveTable) -> None:
+        """Bring `table` up to the store's copy (the lock held): new actions are applied and told
+        one by one, as our own moves are; anything else (an undo elsewhere) is replayed."""
+        if not self.fanout.shared:
+            return
+        try:
+            row = await self.stored(self.store.load_table, table.row.id)
+        except StoreError as exc:
+            log.warning("meeple: cannot reload table %s: %s", table.row.id, exc)
+            return
+        table.checked = time.monotonic()
+        told = False
+        if row.seats != table.row.seats or row.clock_state != table.row.clock_state:
+            table.row.seats, table.row.clock_state = row.seats, row.clock_state
+            told = not row.actions[table.version:]
+        known = table.row.actions
+        if row.actions[:len(known)] == known:
+            for action in row.actions[len(known):]:
+                after = table.state.clone()
+                mover = after.current_player
+                try:
+                    if mover is None:
+                        raise MeepleError("the game is over")
+                    events = after.apply(table.game.action_from_json(action))
+                except MeepleError:
+                    break  # not a continuation of ours after all: replay below
+                table.row.actions.append(action)
+                table.marks.append((mover, True))  # moves made elsewhere are checkpoints for undo here
+                table.state = after
+                await self._broadcast(table, events)
+            else:
+                if told:
+                    await self._broadcast(table, [])
+                return
+        table.row.actions = list(row.actions)
+        table.marks = []
+        table.state = table.record().replay()
+        await self._broadcast(table, [])
+
+    async def _chat_from_elsewhere(self, table: LiveTable, index: int) -> None:
+        try:
+            lines = await self.stored(self.store.chat, table.row.id, index)
+        except StoreError as exc:
+            log.warning("meeple: cannot read the chat of table %s: %s", table.row.id, exc)
+            return
+        await self._tell_chat(table, [line for line in lines if line.index == index])
+
+    async def _claim(self, table: LiveTable) -> None:
+        """Take the table's free lease; having taken it, start from the store's copy."""
+        if await self.fanout.claim(table.row.id):
+            async with table.lock:
+                await self._look_again(table)
+            self._kick(table)
+
+    async def _sweep(self) -> None:
+        """Offer every open table for a lease now and then, so that when a process dies another
+        takes over its bots and clocks; load the tables other processes created meanwhile."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                ids = await self.stored(self.store.table_ids, True)
+            except StoreError as exc:
+                log.warning("meeple: cannot list the tables: %s", exc)
+                continue
+            for table_id in [i for i in ids if i not in self.tables][:SWEEP_LOADS]:
+                with contextlib.suppress(Refused):  # gone meanwhile
+                    await self.get(table_id)
+            for table in list(self.tables.values()):
+                self._kick(table)
+
+    async def _check(self) -> None:
+        """The safety net under the notices: a table someone watches here is compared with the
+        store at least every CHECK_SECONDS, so a lost notice leaves no board stale for long."""
+        while True:
+            await asyncio.sleep(CHECK_SECONDS / 2)
+            due = time.monotonic() - CHECK_SECONDS
+            for table in list(self.tables.values()):
+                if table.connections and not table.state.is_terminal and table.checked < due:
+                    table.checked = time.monotonic()
+                    self._refresh(table)
 
     def close(self) -> None:
         """Stop the bots and clocks and forget the loaded tables (they load again on use, so an
