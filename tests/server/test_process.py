@@ -5,44 +5,15 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
 
-import httpx
 from websockets.sync.client import connect
 
 from meeple.core.record import GameRecord
-from tests.server.live import Server
-
-
-def _api(server: Server, method: str, path: str, credential: str | None = None, **kwargs: Any) -> Any:
-    headers = {"Authorization": f"Bearer {credential}"} if credential else {}
-    response = httpx.request(method, f"{server.url}{path}", headers=headers, timeout=30, **kwargs)
-    assert response.status_code < 500, response.text
-    return response
-
-
-def _table(server: Server, game: str, seats: list[dict[str, Any]]) -> tuple[str, list[str]]:
-    created = _api(server, "POST", "/api/tables", json={"game": game, "players": len(seats), "seats": seats}).json()
-    credentials = [created["credential"]]
-    for k in range(1, sum(1 for s in seats if s["kind"] == "human")):
-        joined = _api(server, "POST", f"/api/tables/{created['table_id']}/join",
-                      json={"join_code": created["join_code"], "name": f"P{k}"}).json()
-        credentials.append(joined["credential"])
-    return created["table_id"], credentials
-
-
-def _move(server: Server, table: str, credentials: list[str]) -> dict[str, Any]:
-    """One move by whichever person is to move; the answer the server acknowledged it with."""
-    seen = _api(server, "GET", f"/api/tables/{table}/state").json()
-    seat = seen["to_move"]
-    mine = _api(server, "GET", f"/api/tables/{table}/state", credentials[seat]).json()
-    answer: dict[str, Any] = _api(server, "POST", f"/api/tables/{table}/actions", credentials[seat],
-                                  json={"version": mine["version"], "action_id": mine["legal"][0]["id"]}).json()
-    return answer
+from tests.server.clients import api, move, new_table
 
 
 def test_a_real_websocket_client_plays_against_bots_in_worker_processes(server):
-    table, (credential,) = _table(server, "celtica", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"},
+    table, (credential,) = new_table(server, "celtica", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"},
                                                       {"kind": "bot", "bot": "ismcts:20"}])
     with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table}") as ws:
         ws.send(json.dumps({"type": "hello", "credential": credential}))
@@ -58,25 +29,25 @@ def test_a_real_websocket_client_plays_against_bots_in_worker_processes(server):
 
 
 def test_sigkill_mid_game_loses_nothing_and_every_table_continues(server):
-    people, credentials = _table(server, "triominos", [{"kind": "human"}, {"kind": "human"}])
-    bots_only, _ = _table(server, "castell", [{"kind": "bot", "bot": "ismcts:easy"}] * 3)
+    people, credentials = new_table(server, "triominos", [{"kind": "human"}, {"kind": "human"}])
+    bots_only, _ = new_table(server, "castell", [{"kind": "bot", "bot": "ismcts:easy"}] * 3)
     acknowledged = None
     for _ in range(7):
-        acknowledged = _move(server, people, credentials)
+        acknowledged = move(server, people, credentials)
     assert acknowledged is not None
     deadline = time.monotonic() + 60  # the bots are playing (their worker processes start first)
-    while (bots_before := _api(server, "GET", f"/api/tables/{bots_only}/state").json()["version"]) < 2:
+    while (bots_before := api(server, "GET", f"/api/tables/{bots_only}/state").json()["version"]) < 2:
         assert time.monotonic() < deadline, "the bots did not start"
         time.sleep(0.2)
 
     server.kill()
     server.start()
 
-    mine = _api(server, "GET", f"/api/tables/{people}/state", credentials[acknowledged["seat"]]).json()
+    mine = api(server, "GET", f"/api/tables/{people}/state", credentials[acknowledged["seat"]]).json()
     assert mine["version"] == acknowledged["version"]  # every acknowledged move is there
     assert mine["view"] == acknowledged["view"]  # exactly where it was
     deadline = time.monotonic() + 60
-    while _api(server, "GET", f"/api/tables/{bots_only}/state").json()["version"] <= bots_before:
+    while api(server, "GET", f"/api/tables/{bots_only}/state").json()["version"] <= bots_before:
         assert time.monotonic() < deadline, "the bots did not resume"
         time.sleep(0.2)
     with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{people}") as ws:  # clients reconnect
@@ -84,10 +55,10 @@ def test_sigkill_mid_game_loses_nothing_and_every_table_continues(server):
         assert json.loads(ws.recv(timeout=30))["version"] == acknowledged["version"]
     final = None
     for _ in range(3000):
-        final = _move(server, people, credentials)
+        final = move(server, people, credentials)
         if final["over"]:
             break
     assert final is not None and final["over"]
-    record = GameRecord.from_json(_api(server, "GET", f"/api/tables/{people}/record").json())
+    record = GameRecord.from_json(api(server, "GET", f"/api/tables/{people}/record").json())
     replayed = record.replay()
     assert replayed.scores() == final["result"]["scores"] and replayed.winners() == final["result"]["winners"]

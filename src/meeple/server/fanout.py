@@ -248,12 +248,15 @@ class RedisFanout(Fanout):
         assert self._outbox is not None
         while True:
             notice = await self._outbox.get()
-            try:
-                await self.redis.publish(CHANNEL, notice)
-            except Exception as exc:
-                self._failed("publish a notice", exc)
-            else:
-                self._succeeded()
+            for attempt in (1, 2):  # a connection that Redis closed (a restart) fails once, then reconnects
+                try:
+                    await self.redis.publish(CHANNEL, notice)
+                except Exception as exc:
+                    if attempt == 2:
+                        self._failed("publish a notice", exc)
+                else:
+                    self._succeeded()
+                    break
 
     async def _renew(self) -> None:
         """Renew every lease held; one not renewed in time counts as lost."""
