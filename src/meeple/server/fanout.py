@@ -155,9 +155,14 @@ class RedisFanout(Fanout):
 
     def __init__(self, url: str) -> None:
         from redis.asyncio import Redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
         try:
             self.redis: Any = Redis.from_url(url, socket_connect_timeout=2.0, socket_timeout=5.0)
+            # The listener never reconnects behind our back (redis-py would, resubscribing
+            # silently): a lost connection must reach `_listen`, which resyncs after it.
+            self._listener: Any = Redis.from_url(url, socket_connect_timeout=2.0, retry=Retry(NoBackoff(), 0))
         except ValueError as exc:
             raise FanoutError(f"--redis {url}: {exc}") from None
         self.url = url
@@ -167,7 +172,7 @@ class RedisFanout(Fanout):
         self._release = self.redis.register_script(_RELEASE)
         self._outbox: asyncio.Queue[str] | None = None
         self._tasks: list[asyncio.Task[None]] = []
-        self._down = False  # a Redis call failed; the next success means notices may have been missed
+        self._down = False  # Redis failed us (said once in the log until it answers again)
         self._on_resync: OnResync | None = None
 
     async def start(self, on_notice: OnNotice, on_resync: OnResync) -> None:
@@ -193,7 +198,7 @@ class RedisFanout(Fanout):
         except Exception as exc:
             self._failed("claim a lease", exc)
             return self.holds(table)
-        self._succeeded()
+        self._answered()
         if granted:
             self._held[table] = asked + (LEASE_MS - LEASE_MARGIN_MS) / 1000
         else:
@@ -216,17 +221,20 @@ class RedisFanout(Fanout):
         for table in list(self._held):
             await self.release(table)
         await self.redis.aclose()
+        await self._listener.aclose()
 
     # -- the background work ----------------------------------------------------------------
     async def _listen(self, on_notice: OnNotice) -> None:
         """Receive the other processes' notices; resubscribe with backoff whenever Redis goes."""
-        delay = 0.2
+        delay, lost = 0.2, False
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self._listener.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(CHANNEL)
-                self._succeeded()
-                delay = 0.2
+                self._answered()
+                if lost and self._on_resync is not None:  # notices published meanwhile were missed
+                    self._on_resync()
+                delay, lost = 0.2, False
                 while True:
                     message = await pubsub.get_message(timeout=1.0)
                     if message is not None and message.get("type") == "message":
@@ -237,6 +245,7 @@ class RedisFanout(Fanout):
                 raise
             except Exception as exc:
                 self._failed("receive notices", exc)
+                lost = True
             finally:
                 with contextlib.suppress(Exception):  # the connection may be gone already
                     await pubsub.aclose()
@@ -255,7 +264,7 @@ class RedisFanout(Fanout):
                     if attempt == 2:
                         self._failed("publish a notice", exc)
                 else:
-                    self._succeeded()
+                    self._answered()
                     break
 
     async def _renew(self) -> None:
@@ -264,25 +273,16 @@ class RedisFanout(Fanout):
             await asyncio.sleep(RENEW_SECONDS)
             for table in list(self._held):
                 await self.claim(table)
-            if not self._held:  # still notice Redis coming back when holding nothing
-                try:
-                    await self.redis.ping()
-                except Exception as exc:
-                    self._failed("reach Redis", exc)
-                else:
-                    self._succeeded()
 
     def _failed(self, what: str, exc: Exception) -> None:
         if not self._down:
             log.warning("meeple: Redis unreachable (could not %s: %s); retrying", what, _reason(exc))
         self._down = True
 
-    def _succeeded(self) -> None:
+    def _answered(self) -> None:
         if self._down:
             self._down = False
-            log.warning("meeple: Redis reachable again; catching up")
-            if self._on_resync is not None:
-                self._on_resync()
+            log.warning("meeple: Redis reachable again")
 
 
 def _parse(data: bytes | str, origin: str) -> Notice | None:

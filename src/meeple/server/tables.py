@@ -237,8 +237,12 @@ class Hub:
         """After a start: bring back every unfinished table, so bots and clocks carry on."""
         for table_id in await self.stored(self.store.table_ids, True):
             table = await self.get(table_id)
-            if table.row.clock_state.get("seat") is not None:  # do not charge the downtime
-                table.row.clock_state = clock.run(table.row.clock_state, table.row.clock_state["seat"], self.now())
+            # Do not charge the downtime; with several processes, only if none was watching the clock.
+            if table.row.clock_state.get("seat") is not None and await self.fanout.claim(table_id):
+                async with table.lock:
+                    table.row.clock_state = clock.run(table.row.clock_state, table.row.clock_state["seat"], self.now())
+                    await self.stored(self.store.set_clock_state, table_id, table.row.clock_state)
+                    self.fanout.publish(table_id, "clock", table.version)
 
     def info(self, table: LiveTable) -> TableInfo:
         return TableInfo(
@@ -664,10 +668,12 @@ class Hub:
 
     async def _claim(self, table: LiveTable) -> None:
         """Take the table's free lease; having taken it, start from the store's copy."""
-        if await self.fanout.claim(table.row.id):
+        if not self.fanout.holds(table.row.id):  # (it may have been taken meanwhile, on resuming)
+            if not await self.fanout.claim(table.row.id):
+                return
             async with table.lock:
                 await self._look_again(table)
-            self._kick(table)
+        self._kick(table)
 
     async def _sweep(self) -> None:
         """Offer every open table for a lease now and then, so that when a process dies another
