@@ -162,7 +162,9 @@ class RedisFanout(Fanout):
             self.redis: Any = Redis.from_url(url, socket_connect_timeout=2.0, socket_timeout=5.0)
             # The listener never reconnects behind our back (redis-py would, resubscribing
             # silently): a lost connection must reach `_listen`, which resyncs after it.
-            self._listener: Any = Redis.from_url(url, socket_connect_timeout=2.0, retry=Retry(NoBackoff(), 0))
+            # It pings when idle, so a connection that died without a word is noticed too.
+            self._listener: Any = Redis.from_url(url, socket_connect_timeout=2.0, retry=Retry(NoBackoff(), 0),
+                                                 health_check_interval=5)
         except ValueError as exc:
             raise FanoutError(f"--redis {url}: {exc}") from None
         self.url = url
