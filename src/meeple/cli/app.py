@@ -223,6 +223,10 @@ def bench(
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players (default: the most)."),
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="How long to run."),
     tables: int = typer.Option(200, "--tables", help="server: tables played at once."),
+    think: float = typer.Option(0.0, "--think", help="server: mean seconds a person thinks before moving."),
+    processes: int = typer.Option(1, "--processes", help="server: server processes (more than one needs --redis)."),
+    db: str | None = typer.Option(None, "--db", help="server: the servers' database (default a fresh SQLite file)."),
+    redis: str | None = typer.Option(None, "--redis", help="server: the Redis the server processes share."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     option: list[str] | None = OptionsOpt,
     part: str | None = typer.Option(None, "--part", help="Time one of the game's own parts (see `meeple games`)."),
@@ -237,8 +241,16 @@ def bench(
     if game == "server":
         if not 1 <= tables <= 5000:
             raise OptionError(f"--tables must be 1 to 5000, not {tables}")
+        if not (math.isfinite(think) and 0 <= think <= 60):
+            raise OptionError(f"--think must be 0 to 60 seconds, not {think}")
+        if not 1 <= processes <= 16:
+            raise OptionError(f"--processes must be 1 to 16, not {processes}")
+        if processes > 1 and not redis:
+            raise OptionError("several --processes share their tables through Redis: give --redis URL")
         # The server layer is started as its own program (nothing imports it).
-        command = [sys.executable, "-m", "meeple.server.bench", "--tables", str(tables), "--seconds", str(seconds)]
+        command = [sys.executable, "-m", "meeple.server.bench", "--tables", str(tables), "--seconds", str(seconds),
+                   "--think", str(think), "--processes", str(processes)]
+        command += [*(["--db", db] if db else []), *(["--redis", redis] if redis else [])]
         raise typer.Exit(subprocess.run([*command, *(["--json"] if as_json else [])]).returncode)
     the_game = load(game)
     if part is not None:
