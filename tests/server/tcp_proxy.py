@@ -2,8 +2,10 @@
 
 `TcpProxy(port)` listens on a free loopback port and forwards every connection to
 127.0.0.1:`port`. `cut()` closes every open connection and refuses new ones (they are accepted
-and closed at once, as when a database restarts); `restore()` forwards again. Threads, not
-asyncio, so a synchronous test can drive it directly.
+and closed at once, as when a database restarts); `restore()` forwards again.
+`lose_replies(seconds)` drops what the database sends from then on and cuts a moment later: a
+request that reached the database whose answer never came back. Threads, not asyncio, so a
+synchronous test can drive it directly.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import threading
+import time
 from types import TracebackType
 
 
@@ -22,6 +25,7 @@ class TcpProxy:
         self._lock = threading.Lock()
         self._open: set[socket.socket] = set()  # both ends of every forwarded connection
         self._cut = False
+        self._muted = False  # drop what the database sends (lose_replies)
         self._closed = False
         self._acceptor = threading.Thread(target=self._accept, name="proxy-accept", daemon=True)
         self._acceptor.start()
@@ -37,6 +41,19 @@ class TcpProxy:
     def restore(self) -> None:
         with self._lock:
             self._cut = False
+            self._muted = False
+
+    def lose_replies(self, seconds: float) -> None:
+        """Drop the database's answers from now on; after `seconds`, cut and restore."""
+        with self._lock:
+            self._muted = True
+
+        def later() -> None:
+            time.sleep(seconds)
+            self.cut()
+            self.restore()
+
+        threading.Thread(target=later, name="proxy-lose-replies", daemon=True).start()
 
     def close(self) -> None:
         self.cut()
@@ -73,14 +90,16 @@ class TcpProxy:
                     _close(upstream)
                     continue
                 self._open.update((client, upstream))
-            for source, sink in ((client, upstream), (upstream, client)):
-                threading.Thread(target=self._pump, args=(source, sink), name="proxy-pump", daemon=True).start()
+            for source, sink, replies in ((client, upstream, False), (upstream, client, True)):
+                threading.Thread(target=self._pump, args=(source, sink, replies), name="proxy-pump",
+                                 daemon=True).start()
 
-    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+    def _pump(self, source: socket.socket, sink: socket.socket, replies: bool) -> None:
         """Copy one direction until either end closes, then close both."""
         try:
             while data := source.recv(65536):
-                sink.sendall(data)
+                if not (replies and self._muted):
+                    sink.sendall(data)
         except OSError:
             pass
         finally:

@@ -148,3 +148,36 @@ def _appended(store: PostgresStore, version: int, action: dict[str, Any]) -> boo
     except StoreUnavailable:
         return False
     return True
+
+
+def test_a_commit_whose_answer_is_lost_is_reported_as_it_ended(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The connection breaks during the COMMIT: the store asks the database how it ended, so a
+    stored write is acknowledged, and one that was not is refused."""
+    with TcpProxy(POSTGRES_PORT) as proxy:
+        store = PostgresStore(through(proxy, url))
+        try:
+            store.create_table(make_table(actions=[]))
+            noted = postgres_store.transaction_id
+
+            def answer_lost(conn: psycopg.Connection[Any]) -> str:  # the COMMIT reaches the database
+                xid = noted(conn)
+                proxy.lose_replies(0.5)
+                return xid
+
+            monkeypatch.setattr(postgres_store, "transaction_id", answer_lost)
+            assert store.append_action("t1", 0, {"n": 0}) == 1
+
+            def never_sent(conn: psycopg.Connection[Any]) -> str:  # the COMMIT never leaves
+                xid = noted(conn)
+                proxy.cut()
+                proxy.restore()
+                return xid
+
+            monkeypatch.setattr(postgres_store, "transaction_id", never_sent)
+            with pytest.raises(StoreUnavailable):
+                store.append_action("t1", 1, {"n": "lost"})
+            monkeypatch.setattr(postgres_store, "transaction_id", noted)
+            assert store.load_table("t1").actions == [{"n": 0}]
+            assert store.append_action("t1", 1, {"n": 1}) == 2
+        finally:
+            store.close()

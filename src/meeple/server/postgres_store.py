@@ -120,10 +120,18 @@ def describe(url: str) -> str:
     return f"postgresql://{host}:{port}/{parts.get('dbname') or ''}"
 
 
+def transaction_id(conn: psycopg.Connection[Any]) -> str:
+    """The current transaction's id (assigning one if it has none yet)."""
+    row = conn.execute("SELECT pg_current_xact_id()::text").fetchone()
+    assert row is not None
+    return str(row[0])
+
+
 class PostgresStore(Store):
     """A `Store` in a PostgreSQL database (`postgresql://user:password@host:port/dbname`)."""
 
     def __init__(self, url: str) -> None:
+        self._url = url
         self._label = describe(url)
         self._closed = False
         self._migrate(url)  # on a connection of its own: fails fast, with the database's reason
@@ -168,13 +176,37 @@ class PostgresStore(Store):
     @contextmanager
     def _tx(self, what: str, write: bool = True) -> Iterator[psycopg.Connection[Any]]:
         """One transaction on a pooled connection, committed before it ends (rolled back on any
-        exception). Reads see one snapshot."""
+        exception). Reads see one snapshot.
+
+        A write notes its transaction id before committing: if the connection breaks during the
+        COMMIT, the database may have committed or not, and asking it (`_committed`) tells which,
+        so a write is never reported failed when it was stored."""
         if self._closed:
             raise StoreError(f"PostgreSQL store {self._label}: closed")
-        with self._errors(what), self._pool.connection() as conn, conn.transaction():
-            if not write:
-                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            yield conn
+        with self._errors(what), self._pool.connection() as conn:
+            xid: str | None = None
+            try:
+                with conn.transaction():
+                    if not write:
+                        conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                    yield conn
+                    if write:
+                        xid = transaction_id(conn)
+            except psycopg.OperationalError:
+                if xid is None or not self._committed(xid):
+                    raise
+
+    def _committed(self, xid: str) -> bool:
+        """Whether transaction `xid`, whose COMMIT was cut off, committed; asked on a new
+        connection, waiting while the database still sees it in progress."""
+        deadline = time.monotonic() + POOL_TIMEOUT
+        with psycopg.connect(self._url, autocommit=True, connect_timeout=int(POOL_TIMEOUT)) as conn:
+            while True:
+                row = conn.execute("SELECT pg_xact_status(%s::xid8)", (xid,)).fetchone()
+                status = row[0] if row else None
+                if status != "in progress" or time.monotonic() > deadline:
+                    return status == "committed"
+                time.sleep(0.05)
 
     def _migrate(self, url: str) -> None:
         """Apply the migrations the database lacks, in order, in one transaction that holds an
