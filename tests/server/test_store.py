@@ -222,6 +222,17 @@ def test_chat(store: Store) -> None:
     assert store.chat("t1") == rows
 
 
+def test_any_text_round_trips_even_a_nul_character(store: Store) -> None:
+    """Names and chat lines come from people; the API does not forbid control characters."""
+    odd = "a\x00b\n\t\u2603\U0001f3b2\\\"'"
+    table = make_table(seats=[SeatRow(0, "human", None, odd, "h", False), SeatRow(1, "bot", "greedy", "x")],
+                       options={"k": odd}, actions=[{"say": odd}])
+    store.create_table(table)
+    assert store.load_table("t1") == table
+    assert store.add_chat("t1", 0, odd, odd, 1.5) == ChatRow(0, 0, odd, odd, 1.5)
+    assert store.chat("t1") == [ChatRow(0, 0, odd, odd, 1.5)]
+
+
 def test_a_second_store_sees_the_first_ones_writes(backend: Backend, store: Store) -> None:
     store.create_table(make_table(actions=[]))
     store.append_action("t1", 0, {"n": 0})

@@ -10,6 +10,9 @@ Why it is built this way:
   UPDATE`), so the check "is the table still at `expected_version`?" and the write are one
   atomic step between any number of processes; the loser gets `StaleVersion` and writes nothing.
   The version is a column of the table's row, kept equal to the number of actions.
+- A write notes its transaction id before its COMMIT; if the connection breaks during the
+  COMMIT, a new connection asks the database how that transaction ended (`pg_xact_status`), so
+  a stored move is acknowledged and only a move that was not stored is refused.
 - Reads run in one REPEATABLE READ transaction, so a table is never seen half-written.
 - JSON values are stored as compact JSON text, exactly as they came (jsonb would reorder keys);
   names and chat lines as JSON strings too, since PostgreSQL text cannot hold a NUL character.
