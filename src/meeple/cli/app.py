@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any, Protocol, cast
+from urllib.parse import urlsplit, urlunsplit
 
 import typer
 from rich.console import Console
@@ -409,11 +410,23 @@ def render(
     console.print(f"wrote {svg}")
 
 
+def _without_password(db: str) -> str:
+    """A `--db` URL as the banner shows it: its password left out (terminals get recorded)."""
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{parts.netloc.rsplit('@', 1)[1]}"))
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
-    db: str = typer.Option("meeple.db", "--db", help="Where tables are stored: a SQLite file (sqlite:///PATH)."),
+    db: str = typer.Option(
+        "meeple.db", "--db",
+        help="Where tables are stored: a SQLite file (or sqlite:///PATH), or a PostgreSQL database "
+             "(postgresql://USER:PASSWORD@HOST:PORT/DBNAME) that several servers can share.",
+    ),
     origin: list[str] | None = typer.Option(None, "--origin", help="Another page origin allowed to connect."),
 ) -> None:
     """Run the game server: tables, seats, live play over WebSockets, bots (docs/server.md)."""
@@ -423,7 +436,8 @@ def serve(
         raise OptionError(f"--port must be 1 to 65535, not {port}")
     os.environ["MEEPLE_DB"] = db
     os.environ["MEEPLE_ORIGINS"] = ",".join(origin or ())
-    console.print(f"meeple server at http://{host}:{port}/  (API: http://{host}:{port}/docs; tables in {db})",
+    where = _without_password(db)
+    console.print(f"meeple server at http://{host}:{port}/  (API: http://{host}:{port}/docs; tables in {where})",
                   markup=False, highlight=False, soft_wrap=True)
     uvicorn.run(
         "meeple.server.app:create_app_from_environment", factory=True, host=host, port=port,

@@ -27,7 +27,7 @@ from meeple.core.undo import undo_start
 from meeple.server import clock
 from meeple.server.botpool import BotPool, bot_seed
 from meeple.server.models import CreateTable, JoinTable, SeatInfo, SeatSpec, TableCreated, TableInfo
-from meeple.server.store import SeatRow, StaleVersion, Store, TableRow
+from meeple.server.store import SeatRow, StaleVersion, Store, StoreUnavailable, TableRow
 from meeple.server.web.render import fragments
 from meeple.server.wire import error_message, seat_message
 
@@ -143,10 +143,15 @@ class Hub:
         self._store_thread: ThreadPoolExecutor | None = None
 
     async def stored(self, call: Callable[..., T], *args: Any) -> T:
-        """Run a store call off the event loop (one thread: writes stay in order)."""
+        """Run a store call off the event loop (one thread: writes stay in order). A database
+        that cannot be reached is a refusal: the store wrote nothing, so the table is unchanged."""
         if self._store_thread is None:
             self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
-        return await asyncio.get_running_loop().run_in_executor(self._store_thread, call, *args)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._store_thread, call, *args)
+        except StoreUnavailable:
+            raise Refused("unavailable", "the database cannot be reached: nothing was changed; try again shortly",
+                          503) from None
 
     # -- tables ---------------------------------------------------------------------------------
     async def create(self, spec: CreateTable) -> TableCreated:
@@ -203,6 +208,8 @@ class Hub:
             return table
         try:
             row = await self.stored(self.store.load_table, table_id)
+        except Refused:
+            raise
         except Exception:  # NoSuchTable, or an id the store cannot even look up
             raise Refused("no_table", f"no table {table_id!r}", 404) from None
         table = self.tables.get(table_id)  # loaded meanwhile by another request
