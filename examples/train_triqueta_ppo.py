@@ -2,7 +2,7 @@
 PPO) on meeple's Gymnasium environment, then rate it in meeple's arena against `random` and
 `greedy`.
 
-    pip install 'meeple[envs]' torch stable-baselines3 sb3-contrib
+    pip install 'meeple[examples]'
     python examples/train_triqueta_ppo.py --steps 100000 --games 200
 
 It trains against the random bot on CPU in a few minutes; results are in docs/ai.md.

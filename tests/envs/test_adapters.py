@@ -96,3 +96,23 @@ def test_openspiels_own_ismcts_plays_a_meeple_game():
         assert action in state.legal_actions()
         state.apply_action(action)
     assert sum(state.returns()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("game", games())
+def test_openspiels_outcome_sampling_mccfr_runs_on_every_game(game):
+    """A CFR-family solver from OpenSpiel itself (outcome-sampling MCCFR) learns on the game:
+    it visits information states and its average policy is a distribution over legal moves."""
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel has no wheel for this Python")
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    import meeple.envs.openspiel  # noqa: F401  (registers the games)
+
+    spiel_game = pyspiel.load_game(f"python_meeple_{game}", {"players": 2, "seed": 3})
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(spiel_game)
+    for _ in range(10):
+        solver.iteration()
+    assert len(solver._infostates) > 10
+    state = spiel_game.new_initial_state()
+    probabilities = solver.average_policy().action_probabilities(state)
+    assert set(probabilities) == set(state.legal_actions())
+    assert sum(probabilities.values()) == pytest.approx(1.0)

@@ -1,6 +1,7 @@
 """A second process for the store contract tests: `python -m tests.server.store_child MODE ...`.
 
-Modes (KIND and URL name the store, as `open_store` takes them):
+Modes (KIND names the backend, "sqlite" or "postgres"; URL is a `--db` value, as
+`meeple.server.stores.open_store` takes it):
 - `race KIND URL TABLE LABEL COUNT`: append COUNT actions {"by": LABEL, "i": i}, retrying on
   StaleVersion, to race another process on the same table.
 - `open KIND URL`: print "ready", wait for a line on stdin (a starting gun, so several children
@@ -13,15 +14,21 @@ from __future__ import annotations
 
 import sys
 
+from meeple.server.postgres_store import PostgresStore
 from meeple.server.sqlite_store import SQLiteStore
 from meeple.server.store import StaleVersion, Store
+from meeple.server.stores import open_store as open_url
+
+KINDS: dict[str, type[Store]] = {"sqlite": SQLiteStore, "postgres": PostgresStore}
 
 
 def open_store(kind: str, url: str) -> Store:
-    """The store implementation named `kind` at `url` (a file path for "sqlite")."""
-    if kind == "sqlite":
-        return SQLiteStore(url)
-    raise ValueError(f"unknown store kind {kind!r}")
+    """The store at `url`, checked to be the implementation named `kind`."""
+    store = open_url(url)
+    if not isinstance(store, KINDS[kind]):
+        store.close()
+        raise ValueError(f"{url} is not a {kind} store")
+    return store
 
 
 def main(argv: list[str]) -> None:

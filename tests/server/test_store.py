@@ -1,8 +1,9 @@
 """The Store contract: every implementation must pass the tests that take the `store` or
-`backend` fixture. To add one (the PostgreSQL store), add a factory to BACKENDS that gives each
-test a fresh, empty store, and teach `store_child.open_store` its kind.
+`backend` fixture. To add one, add to BACKENDS a context manager that gives each test a fresh,
+empty store's location (and removes it afterwards), and teach `store_child.open_store` its kind.
 
-The tests at the end are specific to SQLiteStore (its file, schema and migrations)."""
+The tests at the end are specific to SQLiteStore (its file, schema and migrations); those of
+PostgresStore's schema are in test_postgres_store.py."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -21,6 +23,7 @@ import pytest
 from meeple.server import sqlite_store
 from meeple.server.sqlite_store import SQLiteStore
 from meeple.server.store import ChatRow, NoSuchTable, SeatRow, StaleVersion, Store, StoreError, TableRow
+from tests.server.services import throwaway_postgres
 from tests.server.store_child import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,14 +45,27 @@ class Backend:
         return [sys.executable, "-m", "tests.server.store_child", mode, self.kind, self.url, *rest]
 
 
-BACKENDS: dict[str, Callable[[Path], Backend]] = {
-    "sqlite": lambda tmp_path: Backend("sqlite", str(tmp_path / "meeple.db")),
+@contextmanager
+def sqlite_backend(tmp_path: Path) -> Iterator[Backend]:
+    yield Backend("sqlite", str(tmp_path / "meeple.db"))
+
+
+@contextmanager
+def postgres_backend(tmp_path: Path) -> Iterator[Backend]:
+    with throwaway_postgres() as url:  # skips the test when the machine has no PostgreSQL
+        yield Backend("postgres", url)
+
+
+BACKENDS: dict[str, Callable[[Path], AbstractContextManager[Backend]]] = {
+    "sqlite": sqlite_backend,
+    "postgres": postgres_backend,
 }
 
 
 @pytest.fixture(params=sorted(BACKENDS))
-def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
-    return BACKENDS[request.param](tmp_path)
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Backend]:
+    with BACKENDS[request.param](tmp_path) as where:
+        yield where
 
 
 @pytest.fixture
@@ -204,6 +220,17 @@ def test_chat(store: Store) -> None:
     assert store.chat("t1", since=3) == []
     assert store.add_chat("t2", 1, "x", "other table", 20.0).index == 0
     assert store.chat("t1") == rows
+
+
+def test_any_text_round_trips_even_a_nul_character(store: Store) -> None:
+    """Names and chat lines come from people; the API does not forbid control characters."""
+    odd = "a\x00b\n\t\u2603\U0001f3b2\\\"'"
+    table = make_table(seats=[SeatRow(0, "human", None, odd, "h", False), SeatRow(1, "bot", "greedy", "x")],
+                       options={"k": odd}, actions=[{"say": odd}])
+    store.create_table(table)
+    assert store.load_table("t1") == table
+    assert store.add_chat("t1", 0, odd, odd, 1.5) == ChatRow(0, 0, odd, odd, 1.5)
+    assert store.chat("t1") == [ChatRow(0, 0, odd, odd, 1.5)]
 
 
 def test_a_second_store_sees_the_first_ones_writes(backend: Backend, store: Store) -> None:

@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any, Protocol, cast
+from urllib.parse import urlsplit, urlunsplit
 
 import typer
 from rich.console import Console
@@ -223,6 +224,10 @@ def bench(
     players: int | None = typer.Option(None, "--players", "-p", help="Number of players (default: the most)."),
     seconds: float = typer.Option(5.0, "--seconds", "-t", help="How long to run."),
     tables: int = typer.Option(200, "--tables", help="server: tables played at once."),
+    think: float = typer.Option(0.0, "--think", help="server: mean seconds a person thinks before moving."),
+    processes: int = typer.Option(1, "--processes", help="server: server processes (more than one needs --redis)."),
+    db: str | None = typer.Option(None, "--db", help="server: the servers' database (default a fresh SQLite file)."),
+    redis: str | None = typer.Option(None, "--redis", help="server: the Redis the server processes share."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     option: list[str] | None = OptionsOpt,
     part: str | None = typer.Option(None, "--part", help="Time one of the game's own parts (see `meeple games`)."),
@@ -237,8 +242,16 @@ def bench(
     if game == "server":
         if not 1 <= tables <= 5000:
             raise OptionError(f"--tables must be 1 to 5000, not {tables}")
+        if not (math.isfinite(think) and 0 <= think <= 60):
+            raise OptionError(f"--think must be 0 to 60 seconds, not {think}")
+        if not 1 <= processes <= 16:
+            raise OptionError(f"--processes must be 1 to 16, not {processes}")
+        if processes > 1 and not redis:
+            raise OptionError("several --processes share their tables through Redis: give --redis URL")
         # The server layer is started as its own program (nothing imports it).
-        command = [sys.executable, "-m", "meeple.server.bench", "--tables", str(tables), "--seconds", str(seconds)]
+        command = [sys.executable, "-m", "meeple.server.bench", "--tables", str(tables), "--seconds", str(seconds),
+                   "--think", str(think), "--processes", str(processes)]
+        command += [*(["--db", db] if db else []), *(["--redis", redis] if redis else [])]
         raise typer.Exit(subprocess.run([*command, *(["--json"] if as_json else [])]).returncode)
     the_game = load(game)
     if part is not None:
@@ -397,11 +410,23 @@ def render(
     console.print(f"wrote {svg}")
 
 
+def _without_password(db: str) -> str:
+    """A `--db` URL as the banner shows it: its password left out (terminals get recorded)."""
+    parts = urlsplit(db)
+    if parts.password is None:
+        return db
+    return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{parts.netloc.rsplit('@', 1)[1]}"))
+
+
 @app.command()
 def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on."),
     port: int = typer.Option(8000, "--port", help="Port to listen on."),
-    db: str = typer.Option("meeple.db", "--db", help="Where tables are stored: a SQLite file (sqlite:///PATH)."),
+    db: str = typer.Option(
+        "meeple.db", "--db",
+        help="Where tables are stored: a SQLite file (or sqlite:///PATH), or a PostgreSQL database "
+             "(postgresql://USER:PASSWORD@HOST:PORT/DBNAME) that several servers can share.",
+    ),
     origin: list[str] | None = typer.Option(None, "--origin", help="Another page origin allowed to connect."),
     redis: str | None = typer.Option(
         None, "--redis", help="redis://HOST:PORT shared by several serve processes over one database."),
@@ -414,7 +439,8 @@ def serve(
     os.environ["MEEPLE_DB"] = db
     os.environ["MEEPLE_ORIGINS"] = ",".join(origin or ())
     os.environ["MEEPLE_REDIS"] = redis or ""
-    console.print(f"meeple server at http://{host}:{port}/  (API: http://{host}:{port}/docs; tables in {db})",
+    where = _without_password(db)
+    console.print(f"meeple server at http://{host}:{port}/  (API: http://{host}:{port}/docs; tables in {where})",
                   markup=False, highlight=False, soft_wrap=True)
     uvicorn.run(
         "meeple.server.app:create_app_from_environment", factory=True, host=host, port=port,

@@ -41,8 +41,8 @@ from meeple.server.models import (
     TableInfo,
     Undo,
 )
-from meeple.server.sqlite_store import SQLiteStore
 from meeple.server.store import Store, StoreError
+from meeple.server.stores import open_store
 from meeple.server.tables import Hub, LiveTable, Refused
 from meeple.server.web import pages
 from meeple.server.wire import error_message
@@ -278,15 +278,6 @@ def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
     if origin in allowed:
         return True
     return urlsplit(origin).netloc == websocket.headers.get("host", "")
-
-
-def open_store(url: str) -> Store:
-    """The store a `--db` value names: a file path or `sqlite:///PATH` (the embedded default)."""
-    if url.startswith("sqlite:///"):
-        return SQLiteStore(url.removeprefix("sqlite:///"))
-    if "://" in url:
-        raise StoreError(f"--db {url}: use a file path or sqlite:///PATH")
-    return SQLiteStore(url)
 
 
 def create_app_from_environment() -> FastAPI:

@@ -1,8 +1,14 @@
-"""`meeple bench server`: a real server on loopback under many tables of clients that each move
-as soon as it is their turn, measuring moves per second and the latency from sending a move to
-receiving the updated view. The store's durability stays on (SQLite synchronous=FULL).
+"""`meeple bench server`: real `meeple serve` processes on loopback under many tables of clients,
+measuring moves per second and the latency from sending a move to receiving the updated view.
+The store's durability stays on (SQLite synchronous=FULL; PostgreSQL commits before answering).
 
-Run as `python -m meeple.server.bench --tables 200 [--seconds 20] [--game triqueta] [--json]`.
+Run as `python -m meeple.server.bench --tables 200 [--seconds 20] [--think 0] [--processes 1]
+[--db URL] [--redis URL] [--game triqueta] [--json]`.
+
+Each table has two people. With `--think S` each waits a random 0.5-1.5 x S seconds before
+moving (people at a board game take seconds; 0 moves at once, which saturates the server). With
+several processes, table i is created through process i mod N and its two seats connect to two
+different processes, so every move reaches the other seat through Redis.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +33,9 @@ from websockets.asyncio.client import connect
 
 from meeple.core.rng import Rng
 
+#: Clock ticks per second, for the servers' CPU time read from /proc (Linux).
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
 
 class Meter:
     """Latencies of acknowledged moves inside the measured window."""
@@ -33,21 +43,33 @@ class Meter:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.measuring = False
+        self.refused = 0
 
     def add(self, seconds: float) -> None:
         if self.measuring:
             self.latencies.append(seconds)
 
 
-async def _seat(url: str, table: str, credential: str, seat: int, meter: Meter, rng: Rng, stop: float) -> None:
-    """One client: move at once when it is this seat's turn; time each move until its view."""
-    async with connect(f"ws://{url}/ws/tables/{table}", max_size=2**22) as ws:
+@dataclass(frozen=True)
+class Load:
+    """What the clients do: the game, how long a person thinks, and the servers' addresses."""
+
+    game: str
+    think: float
+    hosts: tuple[str, ...]
+
+
+async def _seat(host: str, table: str, credential: str, seat: int, load: Load, meter: Meter, rng: Rng,
+                stop: float) -> None:
+    """One person: when it is this seat's turn, think, then move; time each move until its view."""
+    async with connect(f"ws://{host}/ws/tables/{table}", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "credential": credential}))
         sent: tuple[int, float] | None = None
         while True:
             message = json.loads(await ws.recv())
             if message.get("type") != "state":
                 if message.get("type") == "error" and sent is not None:
+                    meter.refused += 1
                     sent = None  # refused (should not happen): move again on the next view
                 continue
             now = time.perf_counter()
@@ -57,55 +79,80 @@ async def _seat(url: str, table: str, credential: str, seat: int, meter: Meter, 
             if message["over"] or time.monotonic() > stop:
                 return
             if message["to_move"] == seat and message["legal"] and sent is None:
+                if load.think:
+                    await asyncio.sleep(load.think * (0.5 + rng.below(1001) / 1000))
                 move = message["legal"][rng.below(len(message["legal"]))]
                 sent = (message["version"], time.perf_counter())
                 await ws.send(json.dumps({"type": "act", "version": message["version"], "action_id": move["id"]}))
 
 
-async def _table_runner(client: httpx.AsyncClient, url: str, game: str, meter: Meter, rng: Rng, stop: float) -> int:
+async def _table_runner(clients: list[httpx.AsyncClient], index: int, load: Load, meter: Meter, rng: Rng,
+                        stop: float) -> int:
     """Tables one after another (a new one when a game ends) until `stop`; games finished."""
     finished = 0
+    count = len(load.hosts)
+    home, other = index % count, (index + 1) % count
     while time.monotonic() < stop:
-        created = (await client.post("/api/tables", json={"game": game, "players": 2,
-                                                          "seats": [{"kind": "human"}, {"kind": "human"}]})).json()
-        joined = (await client.post(f"/api/tables/{created['table_id']}/join",
-                                    json={"join_code": created["join_code"], "name": "B"})).json()
+        created = (await clients[home].post("/api/tables", json={
+            "game": load.game, "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})).json()
+        joined = (await clients[other].post(f"/api/tables/{created['table_id']}/join",
+                                            json={"join_code": created["join_code"], "name": "B"})).json()
         await asyncio.gather(
-            _seat(url, created["table_id"], created["credential"], 0, meter, Rng(rng.next64()), stop),
-            _seat(url, created["table_id"], joined["credential"], 1, meter, Rng(rng.next64()), stop),
+            _seat(load.hosts[home], created["table_id"], created["credential"], 0, load, meter, Rng(rng.next64()),
+                  stop),
+            _seat(load.hosts[other], created["table_id"], joined["credential"], 1, load, meter, Rng(rng.next64()),
+                  stop),
         )
         finished += 1
     return finished
 
 
-async def _load(url: str, tables: int, game: str, seconds: float, warmup: float) -> dict[str, Any]:
+def _cpu_seconds(pids: list[int]) -> float | None:
+    """User + system CPU seconds of these processes so far (None where /proc is not there)."""
+    total = 0
+    try:
+        for pid in pids:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    except OSError:
+        return None
+    return total / TICKS
+
+
+async def _measure(load: Load, tables: int, seconds: float, warmup: float, pids: list[int]) -> dict[str, Any]:
     meter = Meter()
     rng = Rng(1)
     limits = httpx.Limits(max_connections=64)
-    async with httpx.AsyncClient(base_url=f"http://{url}", timeout=60, limits=limits) as client:
+    clients = [httpx.AsyncClient(base_url=f"http://{host}", timeout=120, limits=limits) for host in load.hosts]
+    try:
         stop = time.monotonic() + warmup + seconds
-        runners = [asyncio.create_task(_table_runner(client, url, game, meter, Rng(rng.next64()), stop))
-                   for _ in range(tables)]
+        runners = [asyncio.create_task(_table_runner(clients, i, load, meter, Rng(rng.next64()), stop))
+                   for i in range(tables)]
         await asyncio.sleep(warmup)
         meter.measuring = True
-        started = time.perf_counter()
+        started, cpu_before = time.perf_counter(), _cpu_seconds(pids)
         await asyncio.sleep(seconds)
         meter.measuring = False
-        elapsed = time.perf_counter() - started
+        elapsed, cpu_after = time.perf_counter() - started, _cpu_seconds(pids)
         games = sum(await asyncio.gather(*runners))
+    finally:
+        for client in clients:
+            await client.aclose()
     latencies = sorted(meter.latencies)
     if not latencies:
         raise SystemExit("meeple: error: no move was acknowledged during the measurement")
-    return {
-        "benchmark": "server", "game": game, "tables": tables, "seconds": round(elapsed, 2),
-        "moves": len(latencies), "games": games, "moves_per_s": round(len(latencies) / elapsed, 1),
+    report: dict[str, Any] = {
+        "seconds": round(elapsed, 2), "moves": len(latencies), "games": games, "refused": meter.refused,
+        "moves_per_s": round(len(latencies) / elapsed, 1),
         "latency_ms": {
             "p50": round(1000 * statistics.median(latencies), 2),
             "p99": round(1000 * latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))], 2),
             "max": round(1000 * latencies[-1], 2),
         },
-        "store": "sqlite (synchronous=FULL)",
     }
+    if cpu_before is not None and cpu_after is not None:
+        report["server_cpu_ms_per_move"] = round(1000 * (cpu_after - cpu_before) / len(latencies), 3)
+    return report
 
 
 def _free_port() -> int:
@@ -115,37 +162,63 @@ def _free_port() -> int:
         return port
 
 
-def run(tables: int, seconds: float, game: str, warmup: float = 3.0) -> dict[str, Any]:
-    """Start `meeple serve` on loopback over a fresh database, load it, stop it; the report."""
-    folder = Path(tempfile.mkdtemp(prefix="meeple-bench-"))
+def _start(db: str, redis: str | None, folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "meeple", "serve", "--port", str(port), "--db", str(folder / "bench.db")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=folder,
-    )
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-                break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit("meeple: error: the benchmark server did not start") from None
-                time.sleep(0.1)
-        return asyncio.run(_load(f"127.0.0.1:{port}", tables, game, seconds, warmup))
-    finally:
-        server.send_signal(signal.SIGTERM)
+    command = [sys.executable, "-m", "meeple", "serve", "--port", str(port), "--db", db]
+    if redis:
+        command += ["--redis", redis]
+    log = open(folder / f"server-{port}.log", "wb")  # noqa: SIM115 (the child keeps it; closed at exit)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log, cwd=folder)
+    return process, f"127.0.0.1:{port}"
+
+
+def _wait_ready(process: subprocess.Popen[bytes], host: str, folder: Path) -> None:
+    deadline = time.monotonic() + 60
+    while True:
         try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+            httpx.get(f"http://{host}/api/games", timeout=1)
+            return
+        except httpx.HTTPError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                logs = " ".join(p.read_text(errors="replace").strip() for p in folder.glob("server-*.log"))
+                raise SystemExit(f"meeple: error: a benchmark server did not start: {logs[-500:]}") from None
+            time.sleep(0.1)
+
+
+def run(tables: int, seconds: float, game: str, processes: int = 1, db: str | None = None,
+        redis: str | None = None, think: float = 0.0, warmup: float | None = None) -> dict[str, Any]:
+    """Start the servers on loopback (over `db`, or a fresh SQLite file), load them, stop them."""
+    folder = Path(tempfile.mkdtemp(prefix="meeple-bench-"))
+    database = db or str(folder / "bench.db")
+    started = [_start(database, redis, folder) for _ in range(processes)]
+    try:
+        for process, host in started:
+            _wait_ready(process, host, folder)
+        load = Load(game=game, think=think, hosts=tuple(host for _, host in started))
+        # Long enough for every table to be created and every seat connected before measuring.
+        settle = warmup if warmup is not None else 3.0 + tables / 200 + 2 * think
+        report = asyncio.run(_measure(load, tables, seconds, settle, [p.pid for p, _ in started]))
+    finally:
+        for process, _ in started:
+            process.send_signal(signal.SIGTERM)
+        for process, _ in started:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+    store = "postgresql" if database.startswith(("postgresql://", "postgres://")) else "sqlite (synchronous=FULL)"
+    return {"benchmark": "server", "game": game, "tables": tables, "processes": processes, "think_s": think,
+            "store": store, "redis": bool(redis), **report}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="meeple bench server", description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=200, help="tables played at once (default 200)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds (default 20)")
+    parser.add_argument("--think", type=float, default=0.0, help="mean seconds a person thinks (default 0)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes (default 1; more need --redis)")
+    parser.add_argument("--db", default=None, help="the servers' --db (default a fresh SQLite file)")
+    parser.add_argument("--redis", default=None, help="the servers' --redis (needed for several processes)")
     parser.add_argument("--game", default="triqueta", help="the game every table plays (default triqueta)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -153,12 +226,19 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--tables must be 1 to 5000")
     if not 0 < args.seconds <= 3600:
         parser.error("--seconds must be more than 0 and at most 3600")
-    report = run(args.tables, args.seconds, args.game)
+    if not 0 <= args.think <= 60:
+        parser.error("--think must be 0 to 60 seconds")
+    if not 1 <= args.processes <= 16:
+        parser.error("--processes must be 1 to 16")
+    if args.processes > 1 and not args.redis:
+        parser.error("several --processes share their tables through Redis: give --redis URL")
+    report = run(args.tables, args.seconds, args.game, args.processes, args.db, args.redis, args.think)
     if args.json:
         print(json.dumps(report))
     else:
         latency = report["latency_ms"]
-        print(f"{report['tables']} tables of {report['game']}: {report['moves_per_s']} moves/s, latency p50 "
+        print(f"{report['tables']} tables of {report['game']} on {report['processes']} process(es), "
+              f"{report['store']}, think {report['think_s']} s: {report['moves_per_s']} moves/s, latency p50 "
               f"{latency['p50']} ms, p99 {latency['p99']} ms, max {latency['max']} ms ({report['moves']} moves)")
     return 0
 

@@ -28,6 +28,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 log = logging.getLogger("meeple.server.fanout")
 
@@ -166,7 +167,7 @@ class RedisFanout(Fanout):
             self._listener: Any = Redis.from_url(url, socket_connect_timeout=2.0, retry=Retry(NoBackoff(), 0),
                                                  health_check_interval=5)
         except ValueError as exc:
-            raise FanoutError(f"--redis {url}: {exc}") from None
+            raise FanoutError(f"--redis {_shown(url)}: {exc}") from None
         self.url = url
         self.origin = process_origin()
         self._held: dict[str, float] = {}  # table -> monotonic time until which we may act on its lease
@@ -303,18 +304,26 @@ def _reason(exc: Exception) -> str:
     return text
 
 
+def _shown(url: str) -> str:
+    """The URL as it may be printed: without a password."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return urlunsplit(parts._replace(netloc=f"***@{parts.netloc.rpartition('@')[2]}"))
+
+
 def open_fanout(url: str | None) -> Fanout:
     """The fanout a `--redis` value names (none: a single process). Redis must answer now: a
     process that cannot reach it at start fails with one line rather than serve alone."""
     if not url:
         return LocalFanout()
     if not url.startswith(("redis://", "rediss://", "unix://")):
-        raise FanoutError(f"--redis {url}: use redis://HOST:PORT[/DB] (or rediss://, unix://)")
+        raise FanoutError(f"--redis {_shown(url)}: use redis://HOST:PORT[/DB] (or rediss://, unix://)")
     from redis import Redis
 
     try:
         with Redis.from_url(url, socket_connect_timeout=2.0, socket_timeout=2.0) as probe:
             probe.ping()
     except Exception as exc:
-        raise FanoutError(f"--redis {url}: cannot reach Redis ({_reason(exc)})") from None
+        raise FanoutError(f"--redis {_shown(url)}: cannot reach Redis ({_reason(exc)})") from None
     return RedisFanout(url)

@@ -29,6 +29,11 @@ class NoSuchTable(StoreError):
     """No table has this id."""
 
 
+class StoreUnavailable(StoreError):
+    """The database cannot be reached (down, restarting, the network cut); nothing was written,
+    and the same call may succeed once it is back."""
+
+
 @dataclass
 class SeatRow:
     """One seat: `kind` "human" or "bot"; `bot` the bot spec a bot seat plays (also the bot that
@@ -76,7 +81,7 @@ class ChatRow:
 
 class Store(ABC):
     """The storage interface the server uses. Implementations: `SQLiteStore` (embedded, the
-    default), a PostgreSQL store for several processes."""
+    default), `PostgresStore` for several processes."""
 
     @abstractmethod
     def create_table(self, table: TableRow) -> None:

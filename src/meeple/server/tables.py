@@ -30,7 +30,7 @@ from meeple.server import clock
 from meeple.server.botpool import BotPool, bot_seed
 from meeple.server.fanout import Fanout, LocalFanout, Notice
 from meeple.server.models import CreateTable, JoinTable, SeatInfo, SeatSpec, TableCreated, TableInfo
-from meeple.server.store import ChatRow, SeatRow, StaleVersion, Store, StoreError, TableRow
+from meeple.server.store import ChatRow, SeatRow, StaleVersion, Store, StoreError, StoreUnavailable, TableRow
 from meeple.server.web.render import fragments
 from meeple.server.wire import error_message, seat_message
 
@@ -161,10 +161,15 @@ class Hub:
         self._background: set[asyncio.Task[None]] = set()
 
     async def stored(self, call: Callable[..., T], *args: Any) -> T:
-        """Run a store call off the event loop (one thread: writes stay in order)."""
+        """Run a store call off the event loop (one thread: writes stay in order). A database
+        that cannot be reached is a refusal: the store wrote nothing, so the table is unchanged."""
         if self._store_thread is None:
             self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
-        return await asyncio.get_running_loop().run_in_executor(self._store_thread, call, *args)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._store_thread, call, *args)
+        except StoreUnavailable:
+            raise Refused("unavailable", "the database cannot be reached: nothing was changed; try again shortly",
+                          503) from None
 
     # -- tables ---------------------------------------------------------------------------------
     async def create(self, spec: CreateTable) -> TableCreated:
@@ -221,6 +226,8 @@ class Hub:
             return table
         try:
             row = await self.stored(self.store.load_table, table_id)
+        except Refused:
+            raise
         except Exception:  # NoSuchTable, or an id the store cannot even look up
             raise Refused("no_table", f"no table {table_id!r}", 404) from None
         table = self.tables.get(table_id)  # loaded meanwhile by another request
@@ -626,7 +633,7 @@ class Hub:
             return
         try:
             row = await self.stored(self.store.load_table, table.row.id)
-        except StoreError as exc:
+        except (StoreError, Refused) as exc:  # the database is away: the next look catches up
             log.warning("meeple: cannot reload table %s: %s", table.row.id, exc)
             return
         table.checked = time.monotonic()
@@ -661,7 +668,7 @@ class Hub:
     async def _chat_from_elsewhere(self, table: LiveTable, index: int) -> None:
         try:
             lines = await self.stored(self.store.chat, table.row.id, index)
-        except StoreError as exc:
+        except (StoreError, Refused) as exc:
             log.warning("meeple: cannot read the chat of table %s: %s", table.row.id, exc)
             return
         await self._tell_chat(table, [line for line in lines if line.index == index])
@@ -682,7 +689,7 @@ class Hub:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
                 ids = await self.stored(self.store.table_ids, True)
-            except StoreError as exc:
+            except (StoreError, Refused) as exc:
                 log.warning("meeple: cannot list the tables: %s", exc)
                 continue
             for table_id in [i for i in ids if i not in self.tables][:SWEEP_LOADS]:

@@ -1,0 +1,40 @@
+"""`meeple bench server` runs real servers under real clients and reports what it measured (the
+figures themselves are recorded in docs/performance.md, never asserted)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "meeple", "bench", "server", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_one_process_reports_moves_latency_and_cpu():
+    done = bench("--tables", "3", "--seconds", "1", "--think", "0.01", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert (report["tables"], report["processes"], report["think_s"], report["redis"]) == (3, 1, 0.01, False)
+    assert report["store"].startswith("sqlite")
+    assert report["moves"] > 0 and report["refused"] == 0
+    latency = report["latency_ms"]
+    assert 0 < latency["p50"] <= latency["p99"] <= latency["max"]
+    assert report["server_cpu_ms_per_move"] > 0
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--processes", "2"], "give --redis URL"),
+    (["--processes", "0"], "--processes must be 1 to 16"),
+    (["--think", "-1"], "--think must be 0 to 60 seconds"),
+    (["--think", "nan"], "--think must be 0 to 60 seconds"),
+    (["--tables", "0"], "--tables must be 1 to 5000"),
+])
+def test_bad_flags_are_one_line_errors(flags, message):
+    done = bench(*flags)
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr
