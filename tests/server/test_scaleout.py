@@ -9,6 +9,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -17,21 +18,32 @@ import httpx
 import pytest
 
 from meeple.core.record import GameRecord
-from meeple.server.sqlite_store import SQLiteStore
 from meeple.server.store import TableRow
+from meeple.server.stores import open_store
 from tests.server.clients import api, look, move, new_table, state_at, take_turn, version, wait_until_version, watch
 from tests.server.live import Server
-from tests.server.services import PrivateRedis, free_port, private_redis
+from tests.server.services import PrivateRedis, free_port, private_redis, throwaway_postgres
 
 Cluster = tuple[PrivateRedis, Server, Server]
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[Cluster]:
-    """Two processes, A and B, on one SQLite file and a private Redis; no traceback in their logs."""
-    with private_redis(tmp_path) as redis:
-        a = Server(tmp_path, redis=redis.url, name="a")
-        b = Server(tmp_path, db=a.db, redis=redis.url, name="b")
+@contextmanager
+def database(kind: str, folder: Path) -> Iterator[str]:
+    """The `--db` both processes share: a SQLite file, or a throwaway PostgreSQL database."""
+    if kind == "sqlite":
+        yield str(folder / "meeple.db")
+    else:
+        with throwaway_postgres() as url:
+            yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def cluster(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Cluster]:
+    """Two processes, A and B, on one database (each kind) and a private Redis; no traceback in
+    their logs."""
+    with private_redis(tmp_path) as redis, database(request.param, tmp_path) as db:
+        a = Server(tmp_path, db=db, redis=redis.url, name="a")
+        b = Server(tmp_path, db=db, redis=redis.url, name="b")
         a.start()
         b.start()
         try:
@@ -43,8 +55,8 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
 
 
 def stored(server: Server, table_id: str) -> TableRow:
-    """The table as the database holds it (read beside the running servers, as SQLite allows)."""
-    store = SQLiteStore(server.db)
+    """The table as the database holds it (read beside the running servers)."""
+    store = open_store(server.db)
     try:
         return store.load_table(table_id)
     finally:
