@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from websockets.sync.client import connect
 
 from meeple.core.record import GameRecord
 from meeple.server.postgres_store import PostgresStore
+from meeple.server.tables import RETRY_SECONDS
 from tests.server.clients import api, new_table
 from tests.server.live import Server
 from tests.server.services import POSTGRES_PORT, free_port, throwaway_postgres
@@ -101,3 +103,39 @@ def test_a_cut_database_refuses_moves_and_play_resumes_when_it_is_back(tmp_path:
         replayed = GameRecord(game=row.game, num_players=row.num_players, seed=row.seed, options=row.options,
                               actions=row.actions).replay()
         assert json.loads(json.dumps(replayed.view(0))) == final["view"]  # the record is the table as played
+
+
+def test_bots_wait_for_the_database_and_play_on_when_it_is_back(tmp_path: Path) -> None:
+    """A bots-only table whose database goes away mid-game: the bots' moves are not stored, so
+    they are made again once it is back, and the game ends with every move stored once."""
+    with throwaway_postgres() as url, TcpProxy(POSTGRES_PORT) as proxy:
+        server = Server(tmp_path, db=through(proxy, url))
+        server.start()
+        try:
+            created = api(server, "POST", "/api/tables", json={
+                "game": "triqueta", "players": 2, "seats": [{"kind": "bot", "bot": "ismcts:300"}] * 2}).json()
+            table = created["table_id"]
+            until(lambda: api(server, "GET", f"/api/tables/{table}/state").json()["version"] >= 2,
+                  "the bots did not start")
+            proxy.cut()
+            assert not api(server, "GET", f"/api/tables/{table}/state").json()["over"]
+            time.sleep(2 * RETRY_SECONDS + 1)  # the bots try, are refused, and wait
+            proxy.restore()
+            final = until(lambda: (s := api(server, "GET", f"/api/tables/{table}/state").json())["over"] and s,
+                          "the bots did not play on after the database came back", seconds=120)
+        finally:
+            log = server.stop()
+        assert "Traceback" not in log and "exception was never retrieved" not in log, log
+        assert "waits for the database" in log  # the bots were refused while it was away
+
+        store = PostgresStore(url)
+        try:
+            row = store.load_table(table)
+            assert table not in store.table_ids(unfinished_only=True)
+        finally:
+            store.close()
+        assert row.version == final["version"]
+        replayed = GameRecord(game=row.game, num_players=row.num_players, seed=row.seed, options=row.options,
+                              actions=row.actions).replay()
+        assert replayed.is_terminal
+        assert json.loads(json.dumps(replayed.view(None))) == final["view"]

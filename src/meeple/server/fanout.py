@@ -114,6 +114,11 @@ class Fanout(ABC):
         """Give the lease up (the table needs no bot or clock for now)."""
 
     @abstractmethod
+    async def leased(self, table: str) -> bool:
+        """Whether some process holds the table's lease (so no other needs to load it to take
+        its bots over)."""
+
+    @abstractmethod
     async def close(self) -> None:
         """Stop listening and give every lease up (a clean shutdown)."""
 
@@ -133,6 +138,9 @@ class LocalFanout(Fanout):
         return True
 
     async def claim(self, table: str) -> bool:
+        return True
+
+    async def leased(self, table: str) -> bool:
         return True
 
     async def release(self, table: str) -> None:
@@ -215,6 +223,15 @@ class RedisFanout(Fanout):
             await self._release(keys=[LEASE_PREFIX + table], args=[self.origin])
         except Exception as exc:  # it lapses by itself
             self._failed("release a lease", exc)
+
+    async def leased(self, table: str) -> bool:
+        try:
+            held = bool(await self.redis.exists(LEASE_PREFIX + table))
+        except Exception as exc:  # unknown: say free, and let the claim decide
+            self._failed("look at a lease", exc)
+            return False
+        self._answered()
+        return held
 
     async def close(self) -> None:
         for task in self._tasks:

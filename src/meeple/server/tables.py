@@ -44,6 +44,11 @@ CHAT_BURST, CHAT_WINDOW = 5, 10.0
 #: are taken over), how many tables new to this process one sweep loads, and how long a table
 #: with connections may go without a look at the store (in case a notice was lost).
 SWEEP_SECONDS, SWEEP_LOADS, CHECK_SECONDS = 2.0, 50, 3.0
+#: Several processes: a loaded table nobody here watches, plays or runs bots for is forgotten
+#: after this long (it loads again on use), so a process holds the tables it serves, not all.
+IDLE_SECONDS = 30.0
+#: How long a bot or a clock waits before trying again while the database cannot be reached.
+RETRY_SECONDS = 1.0
 
 log = logging.getLogger("meeple.server")
 
@@ -94,6 +99,13 @@ class LiveTable:
     refresh_task: asyncio.Task[None] | None = None
     claim_task: asyncio.Task[None] | None = None
     checked: float = 0.0
+    used: float = field(default_factory=time.monotonic)  # last asked for (Hub.get) or connected to
+
+    @property
+    def busy(self) -> bool:
+        """Whether work on the table is under way in this process (so it must stay loaded)."""
+        tasks = (self.bot_task, self.clock_task, self.refresh_task, self.claim_task, *self.marking)
+        return self.lock.locked() or any(task is not None and not task.done() for task in tasks)
 
     def undo_point(self, seat: int) -> int | None:
         """Where `seat`'s undo would go back to (core.undo's rule over the marks), or None."""
@@ -223,6 +235,7 @@ class Hub:
     async def get(self, table_id: str) -> LiveTable:
         table = self.tables.get(table_id)
         if table is not None:
+            table.used = time.monotonic()
             return table
         try:
             row = await self.stored(self.store.load_table, table_id)
@@ -385,8 +398,16 @@ class Hub:
         table.row.clock_state = clocks
         table.state = after
         if after.is_terminal:
-            await self.stored(self.store.set_finished, table.row.id, True)
+            await self._mark_finished(table)
         await self._broadcast(table, events)
+
+    async def _mark_finished(self, table: LiveTable) -> None:
+        """Take a finished table off the open list. The move is stored already, so a database
+        that is away now is no refusal: the flag is set again when the table next loads."""
+        try:
+            await self.stored(self.store.set_finished, table.row.id, True)
+        except Refused as refusal:
+            log.warning("meeple: table %s is over but not yet marked so: %s", table.row.id, refusal)
 
     def _clock_seat(self, table: LiveTable, state: State[Any]) -> int | None:
         seat = state.current_player
@@ -471,11 +492,13 @@ class Hub:
         return message
 
     async def attach(self, table: LiveTable, conn: Connection) -> None:
+        table.used = time.monotonic()
         async with table.lock:
             table.connections.append(conn)
             await self._send(table, conn, self.message_for(table, conn.seat, [], conn.render))
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
+        table.used = time.monotonic()
         if conn in table.connections:
             table.connections.remove(conn)
 
@@ -517,9 +540,22 @@ class Hub:
             return
         if bot_to_move:
             if table.bot_task is None or table.bot_task.done():
-                table.bot_task = asyncio.create_task(self._bot_moves(table))
+                table.bot_task = asyncio.create_task(self._persist(table, self._bot_moves))
         elif table.row.clock_state and (table.clock_task is None or table.clock_task.done()):
-            table.clock_task = asyncio.create_task(self._watch_clock(table))
+            table.clock_task = asyncio.create_task(self._persist(table, self._watch_clock))
+
+    async def _persist(self, table: LiveTable, work: Callable[[LiveTable], Awaitable[None]]) -> None:
+        """Run a table's bots or clock; while the database cannot be reached, wait and try again
+        (nothing was stored, so the move or the timeout is simply made again)."""
+        while True:
+            try:
+                await work(table)
+                return
+            except Refused as refusal:
+                if refusal.code != "unavailable":
+                    raise
+                log.warning("meeple: table %s waits for the database: %s", table.row.id, refusal)
+            await asyncio.sleep(RETRY_SECONDS)
 
     async def _bot_moves(self, table: LiveTable) -> None:
         """Bots move one after another (each move told on its own) until a person is to move."""
@@ -692,9 +728,17 @@ class Hub:
             except (StoreError, Refused) as exc:
                 log.warning("meeple: cannot list the tables: %s", exc)
                 continue
-            for table_id in [i for i in ids if i not in self.tables][:SWEEP_LOADS]:
-                with contextlib.suppress(Refused):  # gone meanwhile
-                    await self.get(table_id)
+            loads = 0
+            for table_id in ids:
+                if loads >= SWEEP_LOADS:
+                    break
+                if table_id in self.tables or await self.fanout.leased(table_id):
+                    continue  # its bots and clock are someone's already
+                loads += 1
+                with contextlib.suppress(Refused):  # gone meanwhile, or the database is away
+                    table = await self.get(table_id)
+                    if table.state.is_terminal:  # its end was stored while the database was away
+                        await self._mark_finished(table)
             for table in list(self.tables.values()):
                 self._kick(table)
 
@@ -703,11 +747,15 @@ class Hub:
         store at least every CHECK_SECONDS, so a lost notice leaves no board stale for long."""
         while True:
             await asyncio.sleep(CHECK_SECONDS / 2)
-            due = time.monotonic() - CHECK_SECONDS
+            now = time.monotonic()
+            due, idle = now - CHECK_SECONDS, now - IDLE_SECONDS
             for table in list(self.tables.values()):
                 if table.connections and not table.state.is_terminal and table.checked < due:
                     table.checked = time.monotonic()
                     self._refresh(table)
+                elif (not table.connections and table.used < idle and not table.busy
+                      and not (self.fanout.holds(table.row.id) and not table.state.is_terminal)):
+                    del self.tables[table.row.id]  # loads again on use
 
     def close(self) -> None:
         """Stop the bots and clocks and forget the loaded tables (they load again on use, so an
