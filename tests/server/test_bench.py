@@ -38,3 +38,14 @@ def test_bad_flags_are_one_line_errors(flags, message):
     done = bench(*flags)
     assert done.returncode == 2
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_two_processes_over_redis_with_seats_spread(tmp_path):
+    from tests.server.services import private_redis
+
+    with private_redis(tmp_path) as redis:
+        done = bench("--tables", "4", "--seconds", "1", "--processes", "2", "--redis", redis.url, "--spread", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert (report["processes"], report["redis"], report["spread"]) == (2, True, True)
+    assert report["moves"] > 0 and report["refused"] == 0

@@ -228,6 +228,7 @@ def bench(
     processes: int = typer.Option(1, "--processes", help="server: server processes (more than one needs --redis)."),
     db: str | None = typer.Option(None, "--db", help="server: the servers' database (default a fresh SQLite file)."),
     redis: str | None = typer.Option(None, "--redis", help="server: the Redis the server processes share."),
+    spread: bool = typer.Option(False, "--spread", help="server: a table's two seats on two processes."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
     option: list[str] | None = OptionsOpt,
     part: str | None = typer.Option(None, "--part", help="Time one of the game's own parts (see `meeple games`)."),
@@ -252,6 +253,7 @@ def bench(
         command = [sys.executable, "-m", "meeple.server.bench", "--tables", str(tables), "--seconds", str(seconds),
                    "--think", str(think), "--processes", str(processes)]
         command += [*(["--db", db] if db else []), *(["--redis", redis] if redis else [])]
+        command += ["--spread"] if spread else []
         raise typer.Exit(subprocess.run([*command, *(["--json"] if as_json else [])]).returncode)
     the_game = load(game)
     if part is not None:

@@ -7,8 +7,9 @@ Run as `python -m meeple.server.bench --tables 200 [--seconds 20] [--think 0] [-
 
 Each table has two people. With `--think S` each waits a random 0.5-1.5 x S seconds before
 moving (people at a board game take seconds; 0 moves at once, which saturates the server). With
-several processes, table i is created through process i mod N and its two seats connect to two
-different processes, so every move reaches the other seat through Redis.
+several processes, table i is served by process i mod N, as a load balancer that routes by table
+id does (docs/server.md); with `--spread` its second seat connects to the next process instead,
+so every move reaches the other seat through Redis (the worst case).
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ from websockets.asyncio.client import connect
 
 from meeple.core.rng import Rng
 
+#: A client that hears nothing for this long means a server stopped telling it: the run fails.
+#: After the run's end a client waits LINGER_SECONDS at most for the last news of its table.
+STALL_SECONDS, LINGER_SECONDS = 30.0, 2.0
 #: Clock ticks per second, for the servers' CPU time read from /proc (Linux).
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
@@ -57,6 +61,7 @@ class Load:
     game: str
     think: float
     hosts: tuple[str, ...]
+    spread: bool = False  # the two seats of a table on two processes (else both on the table's own)
 
 
 async def _seat(host: str, table: str, credential: str, seat: int, load: Load, meter: Meter, rng: Rng,
@@ -65,8 +70,17 @@ async def _seat(host: str, table: str, credential: str, seat: int, load: Load, m
     async with connect(f"ws://{host}/ws/tables/{table}", max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hello", "credential": credential}))
         sent: tuple[int, float] | None = None
+        last = -1
         while True:
-            message = json.loads(await ws.recv())
+            try:
+                text = await asyncio.wait_for(ws.recv(), min(STALL_SECONDS, stop - time.monotonic() + LINGER_SECONDS))
+            except TimeoutError:
+                if time.monotonic() > stop:  # the other seat, on another process, saw the end of the run first
+                    return
+                raise SystemExit(f"meeple: error: table {table} seat {seat} at {host} heard nothing for "
+                                 f"{STALL_SECONDS:.0f} s after version {last} (a server stopped telling it)") from None
+            message = json.loads(text)
+            last = message.get("version", last)
             if message.get("type") != "state":
                 if message.get("type") == "error" and sent is not None:
                     meter.refused += 1
@@ -91,12 +105,13 @@ async def _table_runner(clients: list[httpx.AsyncClient], index: int, load: Load
     """Tables one after another (a new one when a game ends) until `stop`; games finished."""
     finished = 0
     count = len(load.hosts)
-    home, other = index % count, (index + 1) % count
+    home = index % count
+    other = (home + 1) % count if load.spread else home
     while time.monotonic() < stop:
-        created = (await clients[home].post("/api/tables", json={
-            "game": load.game, "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})).json()
-        joined = (await clients[other].post(f"/api/tables/{created['table_id']}/join",
-                                            json={"join_code": created["join_code"], "name": "B"})).json()
+        created = await _post(clients[home], "/api/tables", {
+            "game": load.game, "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
+        joined = await _post(clients[other], f"/api/tables/{created['table_id']}/join",
+                             {"join_code": created["join_code"], "name": "B"})
         await asyncio.gather(
             _seat(load.hosts[home], created["table_id"], created["credential"], 0, load, meter, Rng(rng.next64()),
                   stop),
@@ -105,6 +120,20 @@ async def _table_runner(clients: list[httpx.AsyncClient], index: int, load: Load
         )
         finished += 1
     return finished
+
+
+async def _post(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> Any:
+    """POST and the answer's JSON; a connection the server closed as it was reused (an idle
+    keep-alive timing out) is tried again on a new one."""
+    for attempt in range(3):
+        try:
+            answer = await client.post(path, json=body)
+            answer.raise_for_status()
+            return answer.json()
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 def _cpu_seconds(pids: list[int]) -> float | None:
@@ -186,7 +215,8 @@ def _wait_ready(process: subprocess.Popen[bytes], host: str, folder: Path) -> No
 
 
 def run(tables: int, seconds: float, game: str, processes: int = 1, db: str | None = None,
-        redis: str | None = None, think: float = 0.0, warmup: float | None = None) -> dict[str, Any]:
+        redis: str | None = None, think: float = 0.0, warmup: float | None = None,
+        spread: bool = False) -> dict[str, Any]:
     """Start the servers on loopback (over `db`, or a fresh SQLite file), load them, stop them."""
     folder = Path(tempfile.mkdtemp(prefix="meeple-bench-"))
     database = db or str(folder / "bench.db")
@@ -194,7 +224,7 @@ def run(tables: int, seconds: float, game: str, processes: int = 1, db: str | No
     try:
         for process, host in started:
             _wait_ready(process, host, folder)
-        load = Load(game=game, think=think, hosts=tuple(host for _, host in started))
+        load = Load(game=game, think=think, hosts=tuple(host for _, host in started), spread=spread)
         # Long enough for every table to be created and every seat connected before measuring.
         settle = warmup if warmup is not None else 3.0 + tables / 200 + 2 * think
         report = asyncio.run(_measure(load, tables, seconds, settle, [p.pid for p, _ in started]))
@@ -208,7 +238,7 @@ def run(tables: int, seconds: float, game: str, processes: int = 1, db: str | No
                 process.kill()
     store = "postgresql" if database.startswith(("postgresql://", "postgres://")) else "sqlite (synchronous=FULL)"
     return {"benchmark": "server", "game": game, "tables": tables, "processes": processes, "think_s": think,
-            "store": store, "redis": bool(redis), **report}
+            "store": store, "redis": bool(redis), "spread": spread and processes > 1, **report}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -219,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=1, help="server processes (default 1; more need --redis)")
     parser.add_argument("--db", default=None, help="the servers' --db (default a fresh SQLite file)")
     parser.add_argument("--redis", default=None, help="the servers' --redis (needed for several processes)")
+    parser.add_argument("--spread", action="store_true", help="a table's two seats on two processes")
     parser.add_argument("--game", default="triqueta", help="the game every table plays (default triqueta)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
@@ -232,12 +263,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--processes must be 1 to 16")
     if args.processes > 1 and not args.redis:
         parser.error("several --processes share their tables through Redis: give --redis URL")
-    report = run(args.tables, args.seconds, args.game, args.processes, args.db, args.redis, args.think)
+    report = run(args.tables, args.seconds, args.game, args.processes, args.db, args.redis, args.think,
+                 spread=args.spread)
     if args.json:
         print(json.dumps(report))
     else:
         latency = report["latency_ms"]
-        print(f"{report['tables']} tables of {report['game']} on {report['processes']} process(es), "
+        print(f"{report['tables']} tables of {report['game']} on {report['processes']} process(es)"
+              f"{' (seats spread)' if report['spread'] else ''}, "
               f"{report['store']}, think {report['think_s']} s: {report['moves_per_s']} moves/s, latency p50 "
               f"{latency['p50']} ms, p99 {latency['p99']} ms, max {latency['max']} ms ({report['moves']} moves)")
     return 0

@@ -36,6 +36,11 @@ log = logging.getLogger("meeple.server.fanout")
 CHANNEL = "meeple:notices"
 #: A table's lease key is this prefix and the table id.
 LEASE_PREFIX = "meeple:lease:"
+#: The set of tables that need a runner (a bot to move or a clock to watch), so a process looks
+#: for orphaned tables among these instead of loading every open table.
+RUNNABLE = "meeple:runnable"
+#: Queued Redis writes sent in one round trip at most.
+BATCH = 256
 #: A lease lapses this long after its last renewal; holders renew every RENEW_SECONDS.
 LEASE_MS = 5000
 RENEW_SECONDS = 1.5
@@ -79,6 +84,9 @@ class Notice:
     table: str
     kind: str
     version: int
+    #: For one move appended: the move itself (so a process one version behind applies it
+    #: without reading the store); None for anything else.
+    action: dict[str, Any] | None = None
 
 
 #: What a fanout calls back into the Hub with: a notice from another process, or "look at every
@@ -98,8 +106,17 @@ class Fanout(ABC):
         """Begin receiving other processes' notices (the callbacks must not block)."""
 
     @abstractmethod
-    def publish(self, table: str, kind: str, version: int) -> None:
-        """Tell the other processes that `table` changed (never blocks, never raises)."""
+    def publish(self, table: str, kind: str, version: int, action: dict[str, Any] | None = None) -> None:
+        """Tell the other processes that `table` changed (never blocks, never raises); `action`
+        is the move when one was appended to reach `version`."""
+
+    @abstractmethod
+    def runnable(self, table: str, needed: bool) -> None:
+        """Say whether `table` needs a runner now (never blocks, never raises)."""
+
+    @abstractmethod
+    async def runnable_sample(self, count: int) -> list[str]:
+        """Up to `count` tables said to need a runner, picked at random (none if unknown)."""
 
     @abstractmethod
     def holds(self, table: str) -> bool:
@@ -131,8 +148,14 @@ class LocalFanout(Fanout):
     async def start(self, on_notice: OnNotice, on_resync: OnResync) -> None:
         pass
 
-    def publish(self, table: str, kind: str, version: int) -> None:
+    def publish(self, table: str, kind: str, version: int, action: dict[str, Any] | None = None) -> None:
         pass
+
+    def runnable(self, table: str, needed: bool) -> None:
+        pass
+
+    async def runnable_sample(self, count: int) -> list[str]:
+        return []
 
     def holds(self, table: str) -> bool:
         return True
@@ -181,7 +204,7 @@ class RedisFanout(Fanout):
         self._held: dict[str, float] = {}  # table -> monotonic time until which we may act on its lease
         self._claim = self.redis.register_script(_CLAIM)
         self._release = self.redis.register_script(_RELEASE)
-        self._outbox: asyncio.Queue[str] | None = None
+        self._outbox: asyncio.Queue[tuple[str, str]] | None = None  # (command, argument) to send in order
         self._tasks: list[asyncio.Task[None]] = []
         self._down = False  # Redis failed us (said once in the log until it answers again)
         self._on_resync: OnResync | None = None
@@ -192,12 +215,31 @@ class RedisFanout(Fanout):
         self._tasks = [asyncio.create_task(self._listen(on_notice)), asyncio.create_task(self._send()),
                        asyncio.create_task(self._renew())]
 
-    def publish(self, table: str, kind: str, version: int) -> None:
+    def publish(self, table: str, kind: str, version: int, action: dict[str, Any] | None = None) -> None:
         if self._outbox is None:
             return
-        notice = json.dumps({"origin": self.origin, "table": table, "kind": kind, "version": version})
+        fields = {"origin": self.origin, "table": table, "kind": kind, "version": version}
+        if action is not None:
+            fields["action"] = action
+        self._queue("publish", json.dumps(fields, separators=(",", ":")))
+
+    def runnable(self, table: str, needed: bool) -> None:
+        self._queue("sadd" if needed else "srem", table)
+
+    def _queue(self, command: str, argument: str) -> None:
+        if self._outbox is None:
+            return
         with contextlib.suppress(asyncio.QueueFull):  # Redis is down: the others resync when it is back
-            self._outbox.put_nowait(notice)
+            self._outbox.put_nowait((command, argument))
+
+    async def runnable_sample(self, count: int) -> list[str]:
+        try:
+            found = await self.redis.srandmember(RUNNABLE, count)
+        except Exception as exc:
+            self._failed("read the tables that need a runner", exc)
+            return []
+        self._answered()
+        return [item.decode() if isinstance(item, bytes) else str(item) for item in found or ()]
 
     def holds(self, table: str) -> bool:
         return self._held.get(table, 0.0) > time.monotonic()
@@ -273,13 +315,24 @@ class RedisFanout(Fanout):
             delay = min(delay * 2, MAX_BACKOFF_SECONDS)
 
     async def _send(self) -> None:
-        """Publish the notices in order; while Redis is down they are dropped (resync covers them)."""
+        """Send the queued notices and runner marks in order, as many as are waiting in one round
+        trip; while Redis is down they are dropped (a resync after it covers them)."""
         assert self._outbox is not None
         while True:
-            notice = await self._outbox.get()
+            batch = [await self._outbox.get()]
+            while len(batch) < BATCH and not self._outbox.empty():
+                batch.append(self._outbox.get_nowait())
             for attempt in (1, 2):  # a connection that Redis closed (a restart) fails once, then reconnects
+                pipe = self.redis.pipeline(transaction=False)
+                for command, argument in batch:
+                    if command == "publish":
+                        pipe.publish(CHANNEL, argument)
+                    elif command == "sadd":
+                        pipe.sadd(RUNNABLE, argument)
+                    else:
+                        pipe.srem(RUNNABLE, argument)
                 try:
-                    await self.redis.publish(CHANNEL, notice)
+                    await pipe.execute()
                 except Exception as exc:
                     if attempt == 2:
                         self._failed("publish a notice", exc)
@@ -311,7 +364,9 @@ def _parse(data: bytes | str, origin: str) -> Notice | None:
         fields = json.loads(data)
         if fields["origin"] == origin:
             return None
-        return Notice(str(fields["table"]), str(fields["kind"]), int(fields["version"]))
+        action = fields.get("action")
+        return Notice(str(fields["table"]), str(fields["kind"]), int(fields["version"]),
+                      action if isinstance(action, dict) else None)
     except (ValueError, KeyError, TypeError):
         return None
 

@@ -44,6 +44,10 @@ CHAT_BURST, CHAT_WINDOW = 5, 10.0
 #: are taken over), how many tables new to this process one sweep loads, and how long a table
 #: with connections may go without a look at the store (in case a notice was lost).
 SWEEP_SECONDS, SWEEP_LOADS, CHECK_SECONDS = 2.0, 50, 3.0
+#: The sweep looks among this many tables said to need a runner; every FULL_SWEEP_SECONDS it
+#: looks at every open table in the store too (Redis keeps nothing on disk: after a restart the
+#: set is rebuilt, and a table only a dead process knew is found this way).
+SWEEP_SAMPLE, FULL_SWEEP_SECONDS = 200, 60.0
 #: Several processes: a loaded table nobody here watches, plays or runs bots for is forgotten
 #: after this long (it loads again on use), so a process holds the tables it serves, not all.
 IDLE_SECONDS = 30.0
@@ -99,6 +103,7 @@ class LiveTable:
     refresh_task: asyncio.Task[None] | None = None
     claim_task: asyncio.Task[None] | None = None
     checked: float = 0.0
+    runnable: bool | None = None  # what this process last said of its need for a runner
     used: float = field(default_factory=time.monotonic)  # last asked for (Hub.get) or connected to
 
     @property
@@ -386,7 +391,7 @@ class Hub:
         except StaleVersion:
             await self._look_again(table)  # so the client's next look is current
             raise Refused("stale", "another move was accepted first: look again") from None
-        self.fanout.publish(table.row.id, "actions", table.version + 1)
+        self.fanout.publish(table.row.id, "actions", table.version + 1, move.to_json())
         table.row.actions.append(move.to_json())
         # Until the worker has decided, the move counts as a reveal (undo offered late, never
         # wrongly). Bots never take moves back, so their moves are not examined.
@@ -528,11 +533,16 @@ class Hub:
         process that holds the table's lease (taking it first if it is free)."""
         if table.state.is_terminal and self.fanout.holds(table.row.id) and self.fanout.shared:
             self._in_background(self.fanout.release(table.row.id))
-        if not table.started or table.state.is_terminal:
-            return
         seat = table.state.current_player
         bot_to_move = seat is not None and table.bot_spec(seat) is not None
-        if not (bot_to_move or table.row.clock_state):
+        needed = table.started and not table.state.is_terminal and bool(bot_to_move or table.row.clock_state)
+        # Anyone may say a table needs a runner; only the holder (or anyone, once it is over) says
+        # it does not, so a copy that is behind never hides a table that needs one.
+        if (self.fanout.shared and needed != table.runnable
+                and (needed or table.state.is_terminal or self.fanout.holds(table.row.id))):
+            self.fanout.runnable(table.row.id, needed)
+            table.runnable = needed
+        if not needed:
             return
         if not self.fanout.holds(table.row.id):
             if table.claim_task is None or table.claim_task.done():
@@ -640,12 +650,31 @@ class Hub:
             return
         if notice.kind == "chat":
             self._in_background(self._chat_from_elsewhere(table, notice.version))
+        elif notice.action is not None and not table.row.clock_state:
+            self._in_background(self._follow(table, notice.version, notice.action))
+        else:
+            self._refresh(table)
+
+    async def _follow(self, table: LiveTable, version: int, action: dict[str, Any]) -> None:
+        """The move another process appended to reach `version`: applied as it comes when this
+        copy is one version behind (the common case: no store read); else the store decides."""
+        async with table.lock:
+            if table.version >= version and not table.stale:
+                return  # known already
+            if table.version == version - 1 and not table.stale and await self._continue(table, [action]):
+                followed = True
+                table.checked = time.monotonic()  # current as of this notice: no need for a look
+            else:
+                followed = False
+        if followed:
+            self._kick(table)
         else:
             self._refresh(table)
 
     def _resync(self) -> None:
         """Notices may have been missed (Redis was unreachable): look at every open table again."""
         for table in list(self.tables.values()):
+            table.runnable = None  # Redis may have lost the set: say it again
             if not table.state.is_terminal:
                 self._refresh(table)
 
@@ -678,28 +707,32 @@ class Hub:
             table.row.seats, table.row.clock_state = row.seats, row.clock_state
             told = not row.actions[table.version:]
         known = table.row.actions
-        if row.actions[:len(known)] == known:
-            for action in row.actions[len(known):]:
-                after = table.state.clone()
-                mover = after.current_player
-                try:
-                    if mover is None:
-                        raise MeepleError("the game is over")
-                    events = after.apply(table.game.action_from_json(action))
-                except MeepleError:
-                    break  # not a continuation of ours after all: replay below
-                table.row.actions.append(action)
-                table.marks.append((mover, True))  # moves made elsewhere are checkpoints for undo here
-                table.state = after
-                await self._broadcast(table, events)
-            else:
-                if told:
-                    await self._broadcast(table, [])
-                return
+        if row.actions[:len(known)] == known and await self._continue(table, row.actions[len(known):]):
+            if told:
+                await self._broadcast(table, [])
+            return
         table.row.actions = list(row.actions)
         table.marks = []
         table.state = table.record().replay()
         await self._broadcast(table, [])
+
+    async def _continue(self, table: LiveTable, actions: list[dict[str, Any]]) -> bool:
+        """Apply moves made through another process (the lock held), telling each as our own
+        moves are told; False at the first that does not continue our copy (then replay)."""
+        for action in actions:
+            after = table.state.clone()
+            mover = after.current_player
+            try:
+                if mover is None:
+                    raise MeepleError("the game is over")
+                events = after.apply(table.game.action_from_json(action))
+            except MeepleError:
+                return False
+            table.row.actions.append(action)
+            table.marks.append((mover, True))  # moves made elsewhere are checkpoints for undo here
+            table.state = after
+            await self._broadcast(table, events)
+        return True
 
     async def _chat_from_elsewhere(self, table: LiveTable, index: int) -> None:
         try:
@@ -719,17 +752,20 @@ class Hub:
         self._kick(table)
 
     async def _sweep(self) -> None:
-        """Offer every open table for a lease now and then, so that when a process dies another
-        takes over its bots and clocks; load the tables other processes created meanwhile."""
+        """Now and then, look for tables that need a runner and have none (their process died):
+        load them and take their leases, so their bots and clocks go on."""
+        last_full = time.monotonic()
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
-            try:
-                ids = await self.stored(self.store.table_ids, True)
-            except (StoreError, Refused) as exc:
-                log.warning("meeple: cannot list the tables: %s", exc)
-                continue
+            candidates = await self.fanout.runnable_sample(SWEEP_SAMPLE)
+            if time.monotonic() - last_full > FULL_SWEEP_SECONDS:
+                last_full = time.monotonic()
+                try:
+                    candidates += await self.stored(self.store.table_ids, True)
+                except (StoreError, Refused) as exc:
+                    log.warning("meeple: cannot list the tables: %s", exc)
             loads = 0
-            for table_id in ids:
+            for table_id in dict.fromkeys(candidates):
                 if loads >= SWEEP_LOADS:
                     break
                 if table_id in self.tables or await self.fanout.leased(table_id):
