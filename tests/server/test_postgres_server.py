@@ -14,7 +14,7 @@ import httpx
 from websockets.sync.client import connect
 
 from meeple.core.record import GameRecord
-from meeple.server.postgres_store import PostgresStore
+from meeple.server.postgres_store import POOL_TIMEOUT, PostgresStore
 from meeple.server.tables import RETRY_SECONDS
 from tests.server.clients import api, new_table
 from tests.server.live import Server
@@ -119,7 +119,7 @@ def test_bots_wait_for_the_database_and_play_on_when_it_is_back(tmp_path: Path) 
                   "the bots did not start")
             proxy.cut()
             assert not api(server, "GET", f"/api/tables/{table}/state").json()["over"]
-            time.sleep(2 * RETRY_SECONDS + 1)  # the bots try, are refused, and wait
+            time.sleep(POOL_TIMEOUT + 2 * RETRY_SECONDS + 1)  # the bots try, are refused (after the pool wait), wait
             proxy.restore()
             final = until(lambda: (s := api(server, "GET", f"/api/tables/{table}/state").json())["over"] and s,
                           "the bots did not play on after the database came back", seconds=120)

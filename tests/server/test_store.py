@@ -482,3 +482,14 @@ def test_sqlite_errors_become_store_errors(tmp_path: Path, monkeypatch: pytest.M
         store.load_table("t1")
     with pytest.raises(StoreError, match="cannot open"):
         SQLiteStore(tmp_path / "no" / "such" / "dir.db")
+
+
+def test_versions_of_many_tables_in_one_read(store: Store) -> None:
+    store.create_table(make_table("t1"))
+    store.create_table(make_table("t2", actions=[]))
+    store.append_action("t2", 0, {"type": "pass"})
+    ids = [f"x{i}" for i in range(1200)] + ["t1", "t2"]  # more ids than SQLite binds at once
+    assert store.versions(ids) == {"t1": 2, "t2": 1}
+    store.truncate_actions("t1", 2, 0)
+    assert store.versions(["t1"]) == {"t1": 0}
+    assert store.versions([]) == {}

@@ -8,6 +8,7 @@ built from its seat's view (see `meeple.server.wire`).
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import sys
@@ -280,6 +281,16 @@ def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host", "")
 
 
+def tune_collector() -> None:
+    """A server holds many long-lived objects (tables, connections). With Python's default
+    thresholds a full collection scans them all every few seconds under load: pauses of 100 to
+    250 ms at 1,000 tables, which set the latency's p99 (docs/performance.md). Collect the young
+    generation less often and the old one far less often, and keep what start-up loaded out of
+    collections altogether. Garbage without cycles is freed at once by reference counting."""
+    gc.set_threshold(20_000, 50, 100)
+    gc.freeze()
+
+
 def create_app_from_environment() -> FastAPI:
     """The factory `meeple serve` hands to uvicorn: the store from MEEPLE_DB (default
     meeple.db in the working directory), extra origins from MEEPLE_ORIGINS (comma-separated),
@@ -292,4 +303,5 @@ def create_app_from_environment() -> FastAPI:
     except (StoreError, FanoutError) as exc:
         print(f"meeple: error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
+    tune_collector()
     return create_app(store, allowed_origins=origins, fanout=fanout)

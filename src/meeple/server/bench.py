@@ -148,6 +148,19 @@ def _cpu_seconds(pids: list[int]) -> float | None:
     return total / TICKS
 
 
+def _peak_rss_mb(pids: list[int]) -> float | None:
+    """The largest peak resident size of these processes, in MB (None where /proc is not there)."""
+    peaks = []
+    try:
+        for pid in pids:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    peaks.append(int(line.split()[1]) / 1024)
+    except OSError:
+        return None
+    return round(max(peaks), 1) if peaks else None
+
+
 async def _measure(load: Load, tables: int, seconds: float, warmup: float, pids: list[int]) -> dict[str, Any]:
     meter = Meter()
     rng = Rng(1)
@@ -181,6 +194,9 @@ async def _measure(load: Load, tables: int, seconds: float, warmup: float, pids:
     }
     if cpu_before is not None and cpu_after is not None:
         report["server_cpu_ms_per_move"] = round(1000 * (cpu_after - cpu_before) / len(latencies), 3)
+    rss = _peak_rss_mb(pids)
+    if rss is not None:
+        report["server_peak_rss_mb"] = rss
     return report
 
 

@@ -133,6 +133,8 @@ def transaction_id(conn: psycopg.Connection[Any]) -> str:
 class PostgresStore(Store):
     """A `Store` in a PostgreSQL database (`postgresql://user:password@host:port/dbname`)."""
 
+    concurrency = POOL_MAX  # a call per pooled connection; each table's calls stay in order
+
     def __init__(self, url: str) -> None:
         self._url = url
         self._label = describe(url)
@@ -317,6 +319,11 @@ class PostgresStore(Store):
         with self._tx("list tables", write=False) as conn:
             rows = conn.execute(f"SELECT id FROM tables{where} ORDER BY created, seq").fetchall()
         return [r[0] for r in rows]
+
+    def versions(self, table_ids: list[str]) -> dict[str, int]:
+        with self._tx("read versions", write=False) as conn:
+            rows = conn.execute("SELECT id, version FROM tables WHERE id = ANY(%s)", (list(table_ids),)).fetchall()
+        return {table_id: int(version) for table_id, version in rows}
 
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
         """Replace one seat's row; NoSuchTable if the table is unknown, StoreError if the seat is."""

@@ -289,6 +289,18 @@ class SQLiteStore(Store):
             rows = conn.execute(f"SELECT id FROM tables{where} ORDER BY created, rowid").fetchall()
         return [r[0] for r in rows]
 
+    def versions(self, table_ids: list[str]) -> dict[str, int]:
+        found: dict[str, int] = {}
+        with self._tx("read versions", write=False) as conn:
+            for start in range(0, len(table_ids), 500):  # SQLite binds at most 999 parameters
+                part = table_ids[start:start + 500]
+                marks = ",".join("?" * len(part))
+                found.update((table_id, 0) for (table_id,) in conn.execute(
+                    f"SELECT id FROM tables WHERE id IN ({marks})", part))
+                found.update(conn.execute(
+                    f"SELECT table_id, COUNT(*) FROM actions WHERE table_id IN ({marks}) GROUP BY table_id", part))
+        return found
+
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
         """Replace one seat's row; NoSuchTable if the table is unknown, StoreError if the seat is."""
         with self._tx(f"update seat {seat.seat} of {table_id!r}") as conn:

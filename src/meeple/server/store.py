@@ -83,6 +83,10 @@ class Store(ABC):
     """The storage interface the server uses. Implementations: `SQLiteStore` (embedded, the
     default), `PostgresStore` for several processes."""
 
+    #: How many calls the server may make at once (from that many threads; calls for one table
+    #: are never concurrent). One for a store whose writes serialize anyway.
+    concurrency = 1
+
     @abstractmethod
     def create_table(self, table: TableRow) -> None:
         """Store a new table with its seats, actions and clock state (its id must be new, else
@@ -95,6 +99,11 @@ class Store(ABC):
     @abstractmethod
     def table_ids(self, unfinished_only: bool = False) -> list[str]:
         """Ids of all tables (oldest first); with `unfinished_only`, those not marked finished."""
+
+    @abstractmethod
+    def versions(self, table_ids: list[str]) -> dict[str, int]:
+        """The version of each of these tables (in one cheap read: several processes compare
+        their copies with it); ids of tables that do not exist are left out."""
 
     @abstractmethod
     def update_seat(self, table_id: str, seat: SeatRow) -> None:

@@ -178,10 +178,11 @@ class Hub:
         self._background: set[asyncio.Task[None]] = set()
 
     async def stored(self, call: Callable[..., T], *args: Any) -> T:
-        """Run a store call off the event loop (one thread: writes stay in order). A database
-        that cannot be reached is a refusal: the store wrote nothing, so the table is unchanged."""
+        """Run a store call off the event loop, in one of `store.concurrency` threads (a table's
+        writes stay in order: each is awaited under the table's lock). A database that cannot be
+        reached is a refusal: the store wrote nothing, so the table is unchanged."""
         if self._store_thread is None:
-            self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+            self._store_thread = ThreadPoolExecutor(max_workers=self.store.concurrency, thread_name_prefix="store")
         try:
             return await asyncio.get_running_loop().run_in_executor(self._store_thread, call, *args)
         except StoreUnavailable:
@@ -785,11 +786,19 @@ class Hub:
             await asyncio.sleep(CHECK_SECONDS / 2)
             now = time.monotonic()
             due, idle = now - CHECK_SECONDS, now - IDLE_SECONDS
-            for table in list(self.tables.values()):
-                if table.connections and not table.state.is_terminal and table.checked < due:
+            watched = [t for t in self.tables.values() if t.connections and not t.state.is_terminal and t.checked < due]
+            if watched:
+                try:
+                    stored = await self.stored(self.store.versions, [t.row.id for t in watched])
+                except (StoreError, Refused) as exc:
+                    log.warning("meeple: cannot compare the tables with the store: %s", exc)
+                    stored = {}
+                for table in watched:
                     table.checked = time.monotonic()
-                    self._refresh(table)
-                elif (not table.connections and table.used < idle and not table.busy
+                    if stored.get(table.row.id, table.version) != table.version:
+                        self._refresh(table)
+            for table in list(self.tables.values()):
+                if (not table.connections and table.used < idle and not table.busy
                       and not (self.fanout.holds(table.row.id) and not table.state.is_terminal)):
                     del self.tables[table.row.id]  # loads again on use
 
