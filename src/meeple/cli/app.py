@@ -28,7 +28,7 @@ from meeple.core.errors import MeepleError, OptionError
 from meeple.core.i18n import check_language
 from meeple.core.record import GameRecord
 from meeple.core.registry import load
-from meeple.core.rng import seed_from
+from meeple.core.rng import RNG_KIND, seed_from
 
 app = typer.Typer(
     name="meeple",
@@ -272,7 +272,7 @@ def bench(
         kind, _, level = bot.partition(":")
         if kind.strip().lower() != "ismcts":
             raise OptionError(f"--bot measures search bots (ismcts[:level]), not {bot!r}")
-        report = bench_ismcts(the_game.name, n, seconds, seed, level or None)
+        report = {**bench_ismcts(the_game.name, n, seconds, seed, level or None), "rng": RNG_KIND}
         if as_json:
             print(json.dumps(report))
         else:
@@ -293,7 +293,7 @@ def bench(
                           f"(encoding {report['encode_us']:.1f} µs, engine step {report['step_us']:.1f} µs)")
         return
     result = random_playouts(the_game, n, seconds, seed=seed, options=parse_options(option))
-    report = {"game": the_game.name, "players": n, **result}
+    report = {"game": the_game.name, "players": n, **result, "rng": RNG_KIND}
     if as_json:
         print(json.dumps(report))
     else:
