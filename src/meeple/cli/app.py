@@ -314,6 +314,8 @@ def arena(
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
     plot: Path | None = typer.Option(None, "--plot", help="Write a PNG chart of the ratings."),
     option: list[str] | None = OptionsOpt,
+    resume: Path | None = typer.Option(None, "--resume", help="Journal file: keep each finished game there, and "
+                                       "continue a stopped run of the same arguments from it."),
 ) -> None:
     """Rate bots against each other: rotated seatings, parallel games, win share, score and OpenSkill rating."""
     from meeple.ai.arena import plot_ratings, run_arena
@@ -324,7 +326,7 @@ def arena(
         check_output_file(plot, "--plot")
     with _Progress(game, games) as progress:
         result = run_arena(game, specs, players, games, seed, workers, progress=progress.update,
-                           options=parse_options(option))
+                           options=parse_options(option), journal=resume)
     plot_error = None
     if plot is not None:
         try:
