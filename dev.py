@@ -27,11 +27,20 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".meeple-installed"
 
 
+def build_inputs() -> list[Path]:
+    """The files an install builds from: the project's metadata and the compiled fast path's
+    sources (so an edited C file is rebuilt, never run stale)."""
+    return [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted((ROOT / "src").rglob("*.c"))]
+
+
 def ensure_env() -> None:
     """Create .venv and install meeple[test] unless the installed copy is current."""
     if sys.version_info < (3, 11):
         sys.exit("meeple needs Python 3.11 or newer")
-    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    digest = hashlib.sha256()
+    for path in build_inputs():
+        digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
+    wanted = digest.hexdigest()
     if STAMP.exists() and STAMP.read_text().strip() == wanted:
         return
     if not (BIN / "python").exists():
@@ -75,6 +84,12 @@ def main(argv: list[str]) -> int:
                 if subprocess.run([str(BIN / check[0]), *check[1:]], cwd=ROOT).returncode:
                     return 1
         args = [str(BIN / "python"), "-m", "pytest", *rest]
+        if not rest:  # everything with the compiled fast path, then a representative part without it
+            if subprocess.run(args, cwd=ROOT).returncode:
+                return 1
+            print("$ MEEPLE_PURE=1 pytest tests/core tests/triqueta  (the pure-Python fallback)", flush=True)
+            pure = {**os.environ, "MEEPLE_PURE": "1"}
+            return subprocess.run([*args, "tests/core", "tests/triqueta"], cwd=ROOT, env=pure).returncode
     else:
         args = [str(BIN / "meeple"), *rest]
     return subprocess.run(args, cwd=ROOT).returncode

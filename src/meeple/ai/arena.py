@@ -30,9 +30,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import permutations
+from pathlib import Path
 from typing import Any
 
 from meeple.ai.bots import Bot, make_bot
+from meeple.ai.journal import ArenaJournal
 from meeple.ai.match import derive_seed, play_game
 from meeple.ai.ratings import mean_ci95, openskill_ratings, ranks_from_results, wilson_ci95
 from meeple.core import registry
@@ -78,6 +80,28 @@ class GameOutcome:
             "winners": list(self.winners),
             "moves": self.moves,
         }
+
+    def journal_json(self) -> dict[str, Any]:
+        """Everything, timings too, for the journal of a run that may be resumed."""
+        return {**self.to_json(), "rewards": list(self.rewards), "seconds": self.seconds,
+                "max_move_seconds": list(self.max_move_seconds), "time_capped_moves": self.time_capped_moves}
+
+    @classmethod
+    def from_journal(cls, entry: dict[str, Any]) -> GameOutcome:
+        """The outcome `journal_json` wrote; OptionError if the entry is not one."""
+        try:
+            outcome = cls(
+                index=int(entry["index"]), seed=int(entry["seed"]), seating=tuple(int(b) for b in entry["seating"]),
+                scores=tuple(int(x) for x in entry["scores"]), winners=tuple(int(w) for w in entry["winners"]),
+                rewards=tuple(float(r) for r in entry["rewards"]), moves=int(entry["moves"]),
+                seconds=float(entry["seconds"]), max_move_seconds=tuple(float(t) for t in entry["max_move_seconds"]),
+                time_capped_moves=int(entry["time_capped_moves"]),
+            )
+        except (KeyError, TypeError, ValueError):
+            raise OptionError(f"a journal line is not a finished game: {str(entry)[:80]}") from None
+        if outcome.journal_json() != entry:
+            raise OptionError(f"a journal line is not a finished game: {str(entry)[:80]}")
+        return outcome
 
 
 @dataclass
@@ -240,9 +264,12 @@ def run_arena(
     workers: int,
     progress: Callable[[int], None] | None = None,
     options: dict | None = None,
+    journal: Path | None = None,
 ) -> ArenaResult:
     """Play `games` games of `game` between `bots` (specs such as "ismcts:normal") and
-    summarize them. `progress(done)` is called after each finished game."""
+    summarize them. `progress(done)` is called after each finished game. With `journal`, games
+    finished by an earlier run of the same arguments are taken from it, and each new one is
+    appended as it ends (meeple.ai.journal)."""
     loaded = load(game)
     loaded.check_players(players)
     resolved = loaded.resolve_options(options or {})
@@ -260,26 +287,46 @@ def run_arena(
                       seating, resolved))
     start = time.perf_counter()
     outcomes: list[GameOutcome | None] = [None] * games
-    done = 0
-    if workers == 1:
-        for task in tasks:
-            outcome = _play_task(task)
-            outcomes[outcome.index] = outcome
-            done += 1
-            if progress is not None:
-                progress(done)
-    else:
-        context = multiprocessing.get_context("spawn")
-        with context.Pool(workers, initializer=_init_worker, initargs=(dict(registry.GAMES),)) as pool:
-            try:
-                for outcome in pool.imap_unordered(_play_task, tasks, chunksize=1):
-                    outcomes[outcome.index] = outcome
-                    done += 1
-                    if progress is not None:
-                        progress(done)
-            except KeyboardInterrupt:
-                pool.terminate()  # workers ignore SIGINT; stop them before the interrupt goes on
-                raise
+    book = None
+    if journal is not None:
+        book = ArenaJournal(journal, {"game": loaded.name, "bots": specs, "players": players, "games": games,
+                                      "seed": seed, "options": resolved})
+        for entry in book.open():
+            earlier = GameOutcome.from_journal(entry)
+            if not 0 <= earlier.index < games or outcomes[earlier.index] is not None:
+                book.close()
+                raise OptionError(f"--resume {journal}: game {earlier.index} is out of range or twice")
+            outcomes[earlier.index] = earlier
+        tasks = [task for task in tasks if outcomes[task[3]] is None]
+    done = games - len(tasks)
+    if progress is not None and done:
+        progress(done)
+
+    def finish(outcome: GameOutcome) -> None:
+        nonlocal done
+        outcomes[outcome.index] = outcome
+        if book is not None:
+            book.add(outcome.journal_json())
+        done += 1
+        if progress is not None:
+            progress(done)
+
+    try:
+        if workers == 1 or len(tasks) <= 1:
+            for task in tasks:
+                finish(_play_task(task))
+        else:
+            context = multiprocessing.get_context("spawn")
+            with context.Pool(workers, initializer=_init_worker, initargs=(dict(registry.GAMES),)) as pool:
+                try:
+                    for outcome in pool.imap_unordered(_play_task, tasks, chunksize=1):
+                        finish(outcome)
+                except KeyboardInterrupt:
+                    pool.terminate()  # workers ignore SIGINT; stop them before the interrupt goes on
+                    raise
+    finally:
+        if book is not None:
+            book.close()
     finished = [o for o in outcomes if o is not None]
     result = summarize(loaded.name, specs, players, seed, resolved, plan, finished)
     result.workers = workers

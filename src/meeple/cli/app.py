@@ -29,7 +29,7 @@ from meeple.core.errors import MeepleError, OptionError
 from meeple.core.i18n import check_language
 from meeple.core.record import GameRecord
 from meeple.core.registry import load
-from meeple.core.rng import seed_from
+from meeple.core.rng import RNG_KIND, seed_from
 
 app = typer.Typer(
     name="meeple",
@@ -275,7 +275,7 @@ def bench(
         kind, _, level = bot.partition(":")
         if kind.strip().lower() != "ismcts":
             raise OptionError(f"--bot measures search bots (ismcts[:level]), not {bot!r}")
-        report = bench_ismcts(the_game.name, n, seconds, seed, level or None)
+        report = {**bench_ismcts(the_game.name, n, seconds, seed, level or None), "rng": RNG_KIND}
         if as_json:
             print(json.dumps(report))
         else:
@@ -296,7 +296,7 @@ def bench(
                           f"(encoding {report['encode_us']:.1f} µs, engine step {report['step_us']:.1f} µs)")
         return
     result = random_playouts(the_game, n, seconds, seed=seed, options=parse_options(option))
-    report = {"game": the_game.name, "players": n, **result}
+    report = {"game": the_game.name, "players": n, **result, "rng": RNG_KIND}
     if as_json:
         print(json.dumps(report))
     else:
@@ -317,6 +317,8 @@ def arena(
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
     plot: Path | None = typer.Option(None, "--plot", help="Write a PNG chart of the ratings."),
     option: list[str] | None = OptionsOpt,
+    resume: Path | None = typer.Option(None, "--resume", help="Journal file: keep each finished game there, and "
+                                       "continue a stopped run of the same arguments from it."),
 ) -> None:
     """Rate bots against each other: rotated seatings, parallel games, win share, score and OpenSkill rating."""
     from meeple.ai.arena import plot_ratings, run_arena
@@ -327,7 +329,7 @@ def arena(
         check_output_file(plot, "--plot")
     with _Progress(game, games) as progress:
         result = run_arena(game, specs, players, games, seed, workers, progress=progress.update,
-                           options=parse_options(option))
+                           options=parse_options(option), journal=resume)
     plot_error = None
     if plot is not None:
         try:

@@ -2,13 +2,19 @@
 
 The engines need a generator whose whole state is one integer: it serializes into a state's
 JSON, clones for free, and does not depend on the Python version's `random` internals.
-SplitMix64 is small, fast enough in CPython, and statistically fine for shuffles.
+SplitMix64 is small and statistically fine for shuffles.
+
+`Rng` is the compiled twin in `meeple.core._rng` (a C extension, built by `pip install` where a
+compiler is present) or, where it is not built or `MEEPLE_PURE=1` is set, `PureRng` below. Both
+give the same draws for the same state (tests/core/test_rng_twins.py), so games, searches and
+records do not depend on which one runs. `RNG_KIND` says which.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 T = TypeVar("T")
 
@@ -17,8 +23,8 @@ _MASK = _TWO64 - 1
 _GAMMA = 0x9E3779B97F4A7C15
 
 
-class Rng:
-    """SplitMix64 generator. `state` is the full state (a 64-bit int)."""
+class PureRng:
+    """SplitMix64 generator in pure Python. `state` is the full state (a 64-bit int)."""
 
     __slots__ = ("state",)
 
@@ -66,8 +72,27 @@ class Rng:
             items[i], items[j] = items[j], items[i]
         self.state = s
 
-    def clone(self) -> Rng:
-        return Rng(self.state)
+    def clone(self) -> PureRng:
+        return PureRng(self.state)
+
+
+def _compiled() -> type[PureRng] | None:
+    """The C generator, unless it is not built or the pure one is asked for."""
+    if os.environ.get("MEEPLE_PURE", "") not in ("", "0"):
+        return None
+    try:
+        from meeple.core._rng import Rng as CompiledRng
+    except ImportError:
+        return None
+    return CompiledRng  # the same interface (its stub says so; the twin tests check it)
+
+
+if TYPE_CHECKING:
+    Rng = PureRng
+else:
+    Rng = _compiled() or PureRng
+#: "compiled" or "pure": which generator this process runs (bench reports say it).
+RNG_KIND = "pure" if Rng is PureRng else "compiled"
 
 
 def seed_from(value: int | str | None) -> int:

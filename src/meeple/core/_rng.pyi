@@ -1,0 +1,3 @@
+from meeple.core.rng import PureRng
+
+class Rng(PureRng): ...
