@@ -21,11 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def compiled_class() -> Any:
-    try:
-        from meeple.core._rng import Rng
-    except ImportError:
-        message = "the compiled generator is not built here (no C compiler at install time)"
-        pytest.fail(message) if os.environ.get("CI") else pytest.skip(message)
+    """The C generator: the README's set-up builds it (a C compiler is part of this machine kind);
+    a missing build fails here rather than passing the twin tests against the pure one twice."""
+    from meeple.core._rng import Rng
+
     return Rng
 
 

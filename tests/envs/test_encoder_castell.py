@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
-np = pytest.importorskip("numpy")
-
-import meeple  # noqa: E402
-from meeple.core.rng import Rng  # noqa: E402
-from meeple.envs.encoders import castell as enc  # noqa: E402
+import meeple
+from meeple.core.rng import Rng
+from meeple.envs.encoders import castell as enc
 
 GAME = meeple.load("castell")
 OPTION_SETS: tuple[dict[str, Any], ...] = (

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
-np = pytest.importorskip("numpy")
-
-from meeple.core.rng import Rng  # noqa: E402
-from meeple.envs.encoders import celtica as enc  # noqa: E402
-from meeple.games.celtica.game import CelticaGame  # noqa: E402
-from meeple.games.celtica.state import CelticaState  # noqa: E402
+from meeple.core.rng import Rng
+from meeple.envs.encoders import celtica as enc
+from meeple.games.celtica.game import CelticaGame
+from meeple.games.celtica.state import CelticaState
 
 GAME = CelticaGame()
 SHORT_BOARD = "layout:printed:start,ruin 2,cult,village 3,castle 1,monastery 2,goal 4"

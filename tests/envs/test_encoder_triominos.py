@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-np = pytest.importorskip("numpy")
-
-import meeple  # noqa: E402
-from meeple.core.rng import Rng  # noqa: E402
-from meeple.envs.encoders import triominos as enc  # noqa: E402
-from meeple.envs.encoders import triominos_actions as fa  # noqa: E402
+import meeple
+from meeple.core.rng import Rng
+from meeple.envs.encoders import triominos as enc
+from meeple.envs.encoders import triominos_actions as fa
 
 GAME = meeple.load("triominos")
 OPTIONS = [{}, {"drawn_tile_only": True}, {"match": True, "target": 120}]

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 
-np = pytest.importorskip("numpy")
-
-import meeple  # noqa: E402
-from meeple.core.rng import Rng  # noqa: E402
-from meeple.envs.encoders import triqueta as enc  # noqa: E402
+import meeple
+from meeple.core.rng import Rng
+from meeple.envs.encoders import triqueta as enc
 
 GAME = meeple.load("triqueta")
 SETUPS: list[tuple[int, dict[str, Any]]] = [(2, {"duo": False}), (2, {"duo": True}), (3, {"duo": False}),
