@@ -126,3 +126,25 @@ def test_memoised_amulet_arithmetic_matches_its_definition(counts, display, n):
         mine[t] += 1
         shown[t] -= 1
     assert heuristics.best_takes(counts, display, n) == expected
+
+
+def test_heuristic_caches_are_bounded_by_memory():
+    """Each memo holds at most CACHE_BYTES: its largest entry (keys of every part type at a high
+    count, with functools' link of about 120 bytes) fits ENTRY_BYTES."""
+    from meeple.core.memo import deep_size
+    from meeple.games.celtica import heuristics
+    from meeple.games.celtica.components import NUM_PART_TYPES
+
+    counts = tuple(range(1000, 1000 + NUM_PART_TYPES))  # large ints: no shared small-int objects
+    display = tuple(range(2000, 2000 + NUM_PART_TYPES))
+    largest = [
+        ((counts,), heuristics._potential(counts)),
+        ((counts,), heuristics._gains(counts)),
+        ((counts,), heuristics._losses(counts)),
+        ((counts, display, 3000), heuristics._best_takes(counts, display, 3)),
+    ]
+    for entry in largest:
+        assert deep_size(entry) + 120 <= heuristics.ENTRY_BYTES
+    for cached in (heuristics._potential, heuristics._gains, heuristics._losses, heuristics._best_takes):
+        maxsize = cached.cache_info().maxsize
+        assert maxsize is not None and maxsize * heuristics.ENTRY_BYTES <= heuristics.CACHE_BYTES

@@ -18,9 +18,9 @@ the bag's order, which it never touches).
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 
+from meeple.core.memo import MB, memoize
 from meeple.core.rng import Rng
 from meeple.core.shares import softmax_shares, win_shares
 from meeple.games.castell import actions as A
@@ -85,7 +85,7 @@ def _tile_value(state: CastellState, team: tuple[int, ...], skills: tuple[int, .
     return _doable_stars(state.components, team, skills, reach)
 
 
-@lru_cache(maxsize=1 << 16)
+@memoize(16 * MB)
 def _doable_stars(components: Components, team: tuple[int, ...], skills: tuple[int, ...],
                   reach: tuple[tuple[float, int], ...]) -> float:
     """`_tile_value`, memoised: greedy playouts in a search ask the same few questions

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import cast
 
+from meeple.core.memo import MB
 from meeple.core.rng import Rng
 from meeple.core.shares import softmax_shares
 from meeple.games.celtica import scoring
@@ -40,8 +41,15 @@ def potential(counts: Sequence[int]) -> float:
 
 
 # Search playouts ask about the same few collections over and over (a collection changes by one
-# part at a time), so the pure functions of a collection below are memoised on tuples.
-@lru_cache(maxsize=1 << 16)
+# part at a time), so the pure functions of a collection below are memoised on tuples. Keys and
+# values are fixed-length tuples of small numbers, so an entry has a largest size (ENTRY_BYTES,
+# with functools' own link; tests/celtica checks it) and a count bound is a memory bound: each
+# cache holds at most CACHE_BYTES.
+ENTRY_BYTES = 1024
+CACHE_BYTES = 8 * MB
+
+
+@lru_cache(maxsize=CACHE_BYTES // ENTRY_BYTES)
 def _potential(counts: tuple[int, ...]) -> float:
     return sum(WEIGHT[sum(1 for c in counts if c > k)] for k in range(max(counts)))
 
@@ -56,7 +64,7 @@ def loss(counts: Sequence[int], t: int) -> float:
     return _losses(tuple(counts))[t]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=CACHE_BYTES // ENTRY_BYTES)
 def _gains(counts: tuple[int, ...]) -> tuple[float, ...]:
     """`gain` for every part type at once."""
     out = []
@@ -66,7 +74,7 @@ def _gains(counts: tuple[int, ...]) -> tuple[float, ...]:
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=CACHE_BYTES // ENTRY_BYTES)
 def _losses(counts: tuple[int, ...]) -> tuple[float, ...]:
     """`loss` for every part type at once (meaningless for types the collection lacks)."""
     out = []
@@ -81,7 +89,7 @@ def best_takes(counts: Sequence[int], display: Sequence[int], n: int) -> float:
     return _best_takes(tuple(counts), tuple(display), n)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=CACHE_BYTES // ENTRY_BYTES)
 def _best_takes(counts: tuple[int, ...], display: tuple[int, ...], n: int) -> float:
     mine = list(counts)
     shown = list(display)
@@ -103,7 +111,7 @@ def cheapest_losses(counts: Sequence[int], n: int) -> float:
     return _cheapest_losses(tuple(counts), n)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=CACHE_BYTES // ENTRY_BYTES)
 def _cheapest_losses(counts: tuple[int, ...], n: int) -> float:
     mine = list(counts)
     total = 0.0

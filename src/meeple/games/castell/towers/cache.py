@@ -2,49 +2,33 @@
 
 The solver's answers depend only on (team, skills, festival sizes or tile), and a position asks
 the same question many times (legal_actions on every step of a turn, then apply, then the bots),
-so the engine asks through these small bounded caches. The answers are pure functions of their
-keys, so caching never changes behaviour, only speed.
+so the engine asks through these caches, each bounded by memory (core.memo: a process that
+plays many games stays small). The answers are pure functions of their keys, so caching never
+changes behaviour, only speed.
 """
 
 from __future__ import annotations
 
 from itertools import pairwise
 
+from meeple.core.memo import MB, memoize
 from meeple.games.castell.towers.rules import Tower, castellers_needed
 from meeple.games.castell.towers.solver import best_festival_tower, tallest_tower, tower_for_tile
 from meeple.games.castell.towers.tiles import LocalTile
 
-_LIMIT = 200_000
-_NEEDED_LIMIT = 100_000
-_festival: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], Tower | None] = {}
-_tile: dict[tuple[tuple[int, ...], tuple[int, ...], LocalTile], Tower | None] = {}
-_tallest: dict[tuple[tuple[int, ...], tuple[int, ...]], Tower | None] = {}
-_needed: dict[Tower, tuple[int, ...]] = {}
-
-
-def needed(tower: Tower) -> tuple[int, ...]:
-    """Castellers per size a tower takes (memoised: the solver's towers repeat a lot)."""
-    counts = _needed.get(tower)
-    if counts is None:
-        if len(_needed) > _NEEDED_LIMIT:
-            _needed.clear()
-        counts = _needed[tower] = castellers_needed(tower)
-    return counts
+#: Castellers per size a tower takes (the solver's towers repeat a lot).
+needed = memoize(8 * MB)(castellers_needed)
+_festival_tower = memoize(16 * MB)(best_festival_tower)
+_tile_tower = memoize(16 * MB)(tower_for_tile)
+#: The solver's tallest legal tower, or None for an empty team.
+tallest = memoize(8 * MB)(tallest_tower)
 
 
 def best_for_festival(team: tuple[int, ...], skills: tuple[int, ...], sizes: tuple[int, ...]) -> Tower | None:
     """The solver's best K8-eligible tower for a festival with these sizes, or None."""
     if any(not team[size] for size in sizes) or max_levels(team, skills) < 4:
         return None  # K8 needs every festival size in the tower and 4 levels
-    key = (team, skills, sizes)
-    try:
-        return _festival[key]
-    except KeyError:
-        pass
-    if len(_festival) >= _LIMIT:
-        _festival.clear()
-    tower = _festival[key] = best_festival_tower(team, skills, sizes)
-    return tower
+    return _festival_tower(team, skills, sizes)
 
 
 def max_levels(team: tuple[int, ...], skills: tuple[int, ...]) -> int:
@@ -81,25 +65,5 @@ def tower_for(team: tuple[int, ...], skills: tuple[int, ...], tile: LocalTile) -
     """A tower satisfying local performance `tile` (K10), or None."""
     if out_of_reach(team, skills, tile):
         return None
-    key = (team, skills, tile)
-    try:
-        return _tile[key]
-    except KeyError:
-        pass
-    if len(_tile) >= _LIMIT:
-        _tile.clear()
-    tower = _tile[key] = tower_for_tile(team, skills, tile)
-    return tower
+    return _tile_tower(team, skills, tile)
 
-
-def tallest(team: tuple[int, ...], skills: tuple[int, ...]) -> Tower | None:
-    """The solver's tallest legal tower, or None for an empty team."""
-    key = (team, skills)
-    try:
-        return _tallest[key]
-    except KeyError:
-        pass
-    if len(_tallest) >= _LIMIT:
-        _tallest.clear()
-    tower = _tallest[key] = tallest_tower(team, skills)
-    return tower
