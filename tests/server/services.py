@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from meeple.server.bench import free_port
+
 POSTGRES_HOST, POSTGRES_PORT = "127.0.0.1", 5432
 #: The maintenance connection that creates and drops the throwaway databases (trust auth).
 POSTGRES_ADMIN = f"postgresql://postgres@{POSTGRES_HOST}:{POSTGRES_PORT}/postgres"
@@ -35,13 +37,6 @@ def reachable(host: str, port: int) -> bool:
             return True
     except OSError:
         return False
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 @contextmanager

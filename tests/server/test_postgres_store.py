@@ -17,7 +17,7 @@ from meeple.server.store import StaleVersion, StoreError, StoreUnavailable
 from meeple.server.stores import open_store
 from tests.server.services import POSTGRES_PORT, free_port, throwaway_postgres
 from tests.server.tcp_proxy import TcpProxy
-from tests.server.test_store import ROOT, Backend, make_table
+from tests.server.test_store import ROOT, Backend, check_migrations_apply_once, make_table
 
 #: Put in the URLs: trust authentication ignores it, and no message may show it.
 PASSWORD = "not-shown-anywhere"
@@ -56,24 +56,7 @@ def test_postgres_urls_open_a_postgres_store(url: str) -> None:
 
 
 def test_migrations_are_applied_once(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = PostgresStore(url)
-    store.create_table(make_table())
-    store.close()
-    first = schema_versions(url)
-    assert [v for v, _ in first] == list(range(1, len(postgres_store.MIGRATIONS) + 1))
-    PostgresStore(url).close()
-    assert schema_versions(url) == first
-
-    # A new migration is applied once to an existing database, and not again on the next open
-    # (a second CREATE TABLE would fail).
-    monkeypatch.setattr(postgres_store, "MIGRATIONS", [*postgres_store.MIGRATIONS, ("CREATE TABLE extra (x INTEGER)",)])
-    PostgresStore(url).close()
-    store = PostgresStore(url)
-    assert store.load_table("t1") == make_table()
-    store.close()
-    second = schema_versions(url)
-    assert second[:-1] == first
-    assert second[-1][0] == len(first) + 1
+    check_migrations_apply_once(lambda: PostgresStore(url), postgres_store, lambda: schema_versions(url), monkeypatch)
 
 
 def test_newer_schema_is_refused(url: str) -> None:

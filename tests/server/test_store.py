@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -427,26 +428,32 @@ def schema_versions(path: Path) -> list[tuple[int, float]]:
         raw.close()
 
 
-def test_migrations_are_applied_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "s.db"
-    store = SQLiteStore(path)
+def check_migrations_apply_once(open_new: Callable[[], Store], module: Any,
+                                versions: Callable[[], list[Any]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every migration of `module` (a store's module) is applied once, in order, and a new one
+    once to an existing database and not again on the next open (a second CREATE TABLE would
+    fail). `open_new` opens the store on one database; `versions` reads its schema_version rows."""
+    store = open_new()
     store.create_table(make_table())
     store.close()
-    first = schema_versions(path)
-    assert [v for v, _ in first] == list(range(1, len(sqlite_store.MIGRATIONS) + 1))
-    SQLiteStore(path).close()
-    assert schema_versions(path) == first
+    first = versions()
+    assert [v for v, _ in first] == list(range(1, len(module.MIGRATIONS) + 1))
+    open_new().close()
+    assert versions() == first
 
-    # A new migration is applied once to an existing file, and not again on the next open (a
-    # second CREATE TABLE would fail).
-    monkeypatch.setattr(sqlite_store, "MIGRATIONS", [*sqlite_store.MIGRATIONS, ("CREATE TABLE extra (x INTEGER)",)])
-    SQLiteStore(path).close()
-    store = SQLiteStore(path)
+    monkeypatch.setattr(module, "MIGRATIONS", [*module.MIGRATIONS, ("CREATE TABLE extra (x INTEGER)",)])
+    open_new().close()
+    store = open_new()
     assert store.load_table("t1") == make_table()
     store.close()
-    second = schema_versions(path)
+    second = versions()
     assert second[:-1] == first
     assert second[-1][0] == len(first) + 1
+
+
+def test_migrations_are_applied_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "s.db"
+    check_migrations_apply_once(lambda: SQLiteStore(path), sqlite_store, lambda: schema_versions(path), monkeypatch)
 
 
 def test_newer_schema_is_refused(tmp_path: Path) -> None:
