@@ -29,8 +29,14 @@ STAMP = VENV / ".meeple-installed"
 
 def build_inputs() -> list[Path]:
     """The files an install builds from: the project's metadata and the compiled fast path's
-    sources (so an edited C file is rebuilt, never run stale)."""
-    return [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted((ROOT / "src").rglob("*.c"))]
+    sources, the C file and the modules mypyc compiles (so an edited one is rebuilt, never run
+    stale)."""
+    import tomllib  # Python 3.11+, checked first by ensure_env
+
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        compiled = tomllib.load(file)["tool"]["meeple"]["compiled"]
+    return [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted((ROOT / "src").rglob("*.c")),
+            *(ROOT / name for name in compiled)]
 
 
 def ensure_env() -> None:

@@ -5,6 +5,8 @@
     >>> state = game.new_game(3, seed=7)
 """
 
+# First: whether the compiled fast path or the pure-Python code runs (see meeple._native).
+from meeple import _native  # noqa: F401
 from meeple.core import GameRecord, IllegalAction, games, load
 
 __all__ = ["GameRecord", "IllegalAction", "games", "load"]

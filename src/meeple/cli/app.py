@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from meeple import _native
 from meeple.ai.arena import ArenaResult, play_arena_game, summarize
 from meeple.ai.bots import Bot, make_bot
 from meeple.ai.match import derive_seed, random_playouts, rotated_seating
@@ -275,7 +276,7 @@ def bench(
         kind, _, level = bot.partition(":")
         if kind.strip().lower() != "ismcts":
             raise OptionError(f"--bot measures search bots (ismcts[:level]), not {bot!r}")
-        report = {**bench_ismcts(the_game.name, n, seconds, seed, level or None), "rng": RNG_KIND}
+        report = {**bench_ismcts(the_game.name, n, seconds, seed, level or None), **_build()}
         if as_json:
             print(json.dumps(report))
         else:
@@ -296,7 +297,7 @@ def bench(
                           f"(encoding {report['encode_us']:.1f} µs, engine step {report['step_us']:.1f} µs)")
         return
     result = random_playouts(the_game, n, seconds, seed=seed, options=parse_options(option))
-    report = {"game": the_game.name, "players": n, **result, "rng": RNG_KIND}
+    report = {"game": the_game.name, "players": n, **result, **_build()}
     if as_json:
         print(json.dumps(report))
     else:
@@ -304,6 +305,12 @@ def bench(
             f"{the_game.title}, {n} players: {result['games_per_s']:.1f} games/s, "
             f"{result['actions_per_s']:.0f} actions/s ({result['games']} games in {result['seconds']:.1f} s)"
         )
+
+
+def _build() -> dict[str, Any]:
+    """Which code a benchmark ran: the random generator, and the compiled fast path or the pure
+    fallback (meeple._native), so figures are compared like with like."""
+    return {"rng": RNG_KIND, "build": _native.MODE, "compiled_modules": len(_native.compiled_modules())}
 
 
 @app.command()

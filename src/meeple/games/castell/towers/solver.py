@@ -49,16 +49,20 @@ _GROUPS: tuple[tuple[int, int], ...] = tuple((s, s) for s in range(MAX_SIZE, 0, 
 _NO = -(1 << 30)  # an upper bound meaning "cannot meet the goal"
 
 
-def team_counts(team: Mapping[int, int] | tuple[int, ...] | list[int]) -> Counts:
-    """Castellers per size as an 11-tuple (index 0 unused) from either accepted team form."""
+def team_counts(team: Mapping[int, int] | tuple[int, ...] | list[int] | object) -> Counts:
+    """Castellers per size as an 11-tuple (index 0 unused) from either accepted team form.
+    Anything else is a ValueError: the input is checked here, by value (typed `object` and `Any`
+    so the compiled build does not reject it first with another error)."""
+    counts: list[Any]
     if isinstance(team, Mapping):
         counts = [0] * (MAX_SIZE + 1)
-        for size, n in team.items():
+        entries: list[tuple[Any, Any]] = list(team.items())
+        for size, n in entries:
             if type(size) is not int or not 1 <= size <= MAX_SIZE:
                 raise ValueError(f"team sizes must be 1..{MAX_SIZE}: {size!r}")
             counts[size] = n
     else:
-        counts = list(team)
+        counts = list(team) if isinstance(team, Iterable) else []
         if len(counts) != MAX_SIZE + 1:
             raise ValueError(f"a team tuple needs {MAX_SIZE + 1} counts (index 0 unused): {team!r}")
         counts[0] = 0

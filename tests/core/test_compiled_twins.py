@@ -1,0 +1,110 @@
+"""The compiled fast path and the pure-Python code are twins: seeded games, searches and errors
+for bad input come out the same, `MEEPLE_PURE=1` really runs no compiled code, and a source
+edited since it was compiled is never run stale (meeple._native)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import meeple
+from meeple import _native
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src"
+
+
+def listed_modules() -> list[str]:
+    """The modules pyproject.toml asks the build to compile, and the C generator."""
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        sources = tomllib.load(file)["tool"]["meeple"]["compiled"]
+    names = [name.removeprefix("src/").removesuffix(".py").replace("/", ".") for name in sources]
+    return sorted([*names, "meeple.core._rng"])
+
+
+def forced_pure() -> bool:
+    return os.environ.get("MEEPLE_PURE", "") not in ("", "0")
+
+
+def run(code: str, pure: bool, path: Path = SRC) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "MEEPLE_PURE": "1" if pure else "0", "PYTHONPATH": str(path)}
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120,
+                          check=False)
+
+
+def test_the_set_up_builds_every_listed_module():
+    """The README's set-up compiles them (a C compiler is part of this machine kind); a missing
+    build fails here rather than passing the twin tests against the pure code twice."""
+    shown = run("import meeple._native as n; print(n.MODE); print(*n.compiled_modules())", pure=False)
+    mode, modules = shown.stdout.splitlines()
+    assert (mode, sorted(modules.split())) == ("compiled", listed_modules()), shown.stderr
+
+
+def test_this_process_runs_what_the_environment_asks():
+    import meeple.ai.ismcts as ismcts
+
+    if forced_pure():
+        assert _native.MODE == "pure" and _native.compiled_modules() == []
+        assert ismcts.__file__.endswith(".py")
+    else:
+        assert _native.MODE == "compiled"
+        assert not ismcts.__file__.endswith(".py")
+
+
+def test_forced_pure_imports_no_compiled_module():
+    """With MEEPLE_PURE=1 every meeple module comes from its .py file, the generator included."""
+    code = ("import sys, meeple, meeple.ai.arena, meeple.games.castell.game, meeple.games.triominos.game;"
+            "from meeple.core.rng import RNG_KIND; print(RNG_KIND);"
+            "print(*sorted(m.__file__ for n, m in sys.modules.items() if n.startswith('meeple') and m.__file__))")
+    shown = run(code, pure=True)
+    kind, files = shown.stdout.splitlines()
+    assert kind == "pure"
+    assert files and all(name.endswith(".py") for name in files.split())
+
+
+def test_compiled_and_pure_runs_give_identical_games_searches_and_errors():
+    """Seeded games of every game (with an ISMCTS bot), a search's root statistics, and the
+    errors of bad input to compiled functions (tests/core/twin_run.py)."""
+    runs = {}
+    for pure in ("0", "1"):
+        done = subprocess.run([sys.executable, "-m", "tests.core.twin_run"], cwd=ROOT, capture_output=True, text=True,
+                              env={**os.environ, "MEEPLE_PURE": pure}, timeout=600, check=True)
+        runs[pure] = done.stdout.splitlines()
+    assert runs["0"][0] == f"compiled {len(listed_modules())}"
+    assert runs["1"][0] == "pure 0"
+    assert len(runs["0"]) > 12
+    assert runs["0"][1:] == runs["1"][1:]
+
+
+@pytest.fixture
+def copied_tree(tmp_path: Path) -> Path:
+    """A copy of the built source tree (compiled files and their manifest included)."""
+    copy = tmp_path / "src"
+    shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+def test_an_edited_source_is_not_run_stale(copied_tree: Path):
+    """Editing a compiled module's .py switches the process to the pure code, with one line
+    saying how to rebuild; child processes inherit the choice."""
+    code = ("import os, meeple._native as n, meeple.ai.ismcts as m;"
+            "print(n.MODE, m.__file__.endswith('.py'), os.environ.get('MEEPLE_PURE'))")
+    assert run(code, pure=False, path=copied_tree).stdout.split() == ["compiled", "False", "0"]
+    edited = copied_tree / "meeple" / "ai" / "ismcts.py"
+    edited.write_text(edited.read_text() + "\n# edited\n")
+    shown = run(code, pure=False, path=copied_tree)
+    assert shown.stdout.split() == ["stale", "True", "1"]
+    assert shown.stderr.count("\n") == 1 and "meeple/ai/ismcts.py changed since it was compiled" in shown.stderr
+    assert "pip install -e ." in shown.stderr
+
+
+def test_a_compiled_file_no_build_recorded_counts_as_stale(copied_tree: Path):
+    (copied_tree / "meeple" / "_compiled.json").write_text("not json")
+    assert len(_native.stale_sources(copied_tree / "meeple" / "_compiled.json", copied_tree)) == len(listed_modules())
+    assert meeple.__file__  # the package itself is never compiled: it decides
