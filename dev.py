@@ -93,9 +93,11 @@ def main(argv: list[str]) -> int:
         if not rest:  # everything with the compiled fast path, then a representative part without it
             if subprocess.run(args, cwd=ROOT).returncode:
                 return 1
-            print("$ MEEPLE_PURE=1 pytest tests/core tests/triqueta  (the pure-Python fallback)", flush=True)
+            pure_part = ["tests/core", "tests/triqueta", "tests/castell/test_towers_rules.py",
+                         "tests/castell/test_towers_solver.py"]
+            print(f"$ MEEPLE_PURE=1 pytest {' '.join(pure_part)}  (the pure-Python fallback)", flush=True)
             pure = {**os.environ, "MEEPLE_PURE": "1"}
-            return subprocess.run([*args, "tests/core", "tests/triqueta"], cwd=ROOT, env=pure).returncode
+            return subprocess.run([*args, *pure_part], cwd=ROOT, env=pure).returncode
     else:
         args = [str(BIN / "meeple"), *rest]
     return subprocess.run(args, cwd=ROOT).returncode
