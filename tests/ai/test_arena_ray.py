@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from meeple.ai.arena import run_arena
-from meeple.ai.backends import _why
+from meeple.ai.backends import _why, open_backend
 from meeple.cli.app import main
 from meeple.core.errors import OptionError
 from meeple.server.bench import free_port
@@ -151,6 +151,13 @@ def test_the_ray_this_program_is_connected_to_is_used_and_left_open(ray_head):
             run_arena(**TRIQUETA, backend="ray", address=ray_head)
     finally:
         ray.shutdown()
+
+
+def test_an_error_in_a_ray_task_is_raised_as_itself(ray_head):
+    from meeple.ai.bots import make_bot
+
+    with open_backend("ray", None, 2, ray_head) as backend, pytest.raises(OptionError, match="nobody"):
+        list(backend.run(make_bot, [("greedy",), ("nobody",)]))  # not a RayTaskError with a remote traceback
 
 
 def test_the_command_line_joins_a_cluster_by_its_address(ray_head, tmp_path):
