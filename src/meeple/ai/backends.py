@@ -17,6 +17,7 @@ cluster's nodes need meeple installed, the same version as here.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -174,7 +175,8 @@ class RayBackend(Backend):
                 yield result
         finally:  # Ctrl-C, an error, or the caller stopped: the games still running are not wanted
             for ref in pending:
-                ray.cancel(ref, force=True)
+                with contextlib.suppress(Exception):  # best effort: the error that got us here matters more
+                    ray.cancel(ref, force=True)
 
     def _get(self, ref: Any) -> Any:
         """A finished task's result; a task's own error is raised as itself (a MeepleError
