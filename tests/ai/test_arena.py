@@ -77,7 +77,7 @@ def test_json_has_the_documented_keys(toy):
         low, high = bot["score_ci95"]
         assert low <= bot["mean_score"] <= high
     assert set(data["results"][0]) == {"index", "seed", "seating", "scores", "winners", "moves"}
-    assert set(data["timing"]) == {"workers", "seconds", "time_capped_moves", "max_move_seconds"}
+    assert set(data["timing"]) == {"backend", "workers", "seconds", "time_capped_moves", "max_move_seconds"}
     assert math.isclose(sum(b["wins"] for b in data["bots"]), 4.0)
     assert math.isclose(sum(data["seat_win_share"]), 1.0)
 

@@ -260,7 +260,7 @@ def test_ctrl_c_stops_an_arena_with_one_line(tmp_path):
 
 
 def test_arena_workers_are_capped_by_cores_and_games():
-    from meeple.ai.arena import usable_workers
+    from meeple.ai.backends import usable_workers
 
     assert usable_workers(500, 3) <= 3
     assert usable_workers(500, 1000) <= (os.cpu_count() or 1)

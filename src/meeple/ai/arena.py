@@ -13,8 +13,9 @@ luck of the deal cancels out between the bots instead of adding noise to the com
 
 Determinism. Each game's seed depends only on (seed, game index), and each seat's bot draws
 from a stream derived from (game seed, seat) by meeple.ai.match.play_game, so the same arguments
-give the same games whatever the number of worker processes; results are gathered by game
-index. Only timings (and searches that hit a time cap) can vary.
+give the same games whatever runs them (worker processes, or Ray tasks on one machine or a
+cluster: meeple.ai.backends) and however many; results are gathered by game index. Only timings
+(and searches that hit a time cap) can vary.
 
 Statistics per bot, over its appearances (one per seat it held in a game): win share (a win
 shared by k seats counts 1/k) with a Wilson 95% interval, mean score with a Student t 95%
@@ -23,21 +24,19 @@ interval, and an OpenSkill Plackett-Luce rating from the games replayed in index
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import signal
 import time
 from collections.abc import Callable
+from contextlib import closing
 from dataclasses import dataclass, field
 from itertools import permutations
 from pathlib import Path
 from typing import Any
 
+from meeple.ai.backends import open_backend
 from meeple.ai.bots import Bot, make_bot
 from meeple.ai.journal import ArenaJournal
 from meeple.ai.match import derive_seed, play_game
 from meeple.ai.ratings import mean_ci95, openskill_ratings, ranks_from_results, wilson_ci95
-from meeple.core import registry
 from meeple.core.errors import OptionError
 from meeple.core.observation import Observation
 from meeple.core.protocol import Action, State
@@ -144,6 +143,7 @@ class ArenaResult:
     outcomes: list[GameOutcome]
     summaries: list[BotSummary]
     workers: int = 1
+    backend: str = "process"
     seconds: float = 0.0
     seat_win_share: list[float] = field(default_factory=list)
 
@@ -168,6 +168,7 @@ class ArenaResult:
             "seat_win_share": [round(x, 6) for x in self.seat_win_share],
             "results": [o.to_json() for o in self.outcomes],
             "timing": {
+                "backend": self.backend,
                 "workers": self.workers,
                 "seconds": round(self.seconds, 3),
                 "time_capped_moves": sum(o.time_capped_moves for o in self.outcomes),
@@ -191,21 +192,6 @@ class ArenaResult:
 
 
 # -- playing -------------------------------------------------------------------------------------
-
-
-def _init_worker(games: dict[str, str]) -> None:
-    """Give a fresh worker process the parent's game registry (tests register extra games), and
-    leave Ctrl-C to the parent, which stops the pool: a worker never prints a traceback for it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    registry.GAMES.update(games)
-
-
-def usable_workers(requested: int, games: int) -> int:
-    """Worker processes worth starting: no more than the games or the machine's cores (each is
-    a whole Python process of about 40 MB, and more processes than cores only add switching)."""
-    if requested < 1:
-        raise OptionError(f"the arena needs at least one worker, not {requested}")
-    return max(1, min(requested, games, os.cpu_count() or 1))
 
 
 class _Timed(Bot):
@@ -251,31 +237,33 @@ def play_arena_game(game_name: str, specs: tuple[str, ...], seed: int, index: in
     )
 
 
-def _play_task(task: tuple) -> GameOutcome:
-    return play_arena_game(*task)
-
-
 def run_arena(
     game: str,
     bots: list[str],
     players: int,
     games: int,
     seed: int,
-    workers: int,
+    workers: int | None = None,
     progress: Callable[[int], None] | None = None,
     options: dict | None = None,
     journal: Path | None = None,
+    backend: str = "process",
+    address: str | None = None,
 ) -> ArenaResult:
     """Play `games` games of `game` between `bots` (specs such as "ismcts:normal") and
     summarize them. `progress(done)` is called after each finished game. With `journal`, games
     finished by an earlier run of the same arguments are taken from it, and each new one is
-    appended as it ends (meeple.ai.journal)."""
+    appended as it ends (meeple.ai.journal).
+
+    `backend` says where the games run (meeple.ai.backends): "process", `workers` processes on
+    this machine (default 2; 1 plays in this process), or "ray", Ray tasks on a local Ray
+    instance of `workers` CPUs, or with `address` (HOST:PORT) on that Ray cluster, at most
+    `workers` games at once (default: the cluster's CPUs). The results are the same."""
     loaded = load(game)
     loaded.check_players(players)
     resolved = loaded.resolve_options(options or {})
     if games < 1:
         raise OptionError(f"the arena needs at least one game, not {games}")
-    workers = usable_workers(workers, games)
     specs = [spec.strip() for spec in bots]
     for spec in specs:
         make_bot(spec)  # a bad spec fails here with its one-line message
@@ -285,51 +273,40 @@ def run_arena(
         seating = plan[index % len(plan)]
         tasks.append((loaded.name, tuple(specs[b] for b in seating), derive_seed(seed, index // len(plan)), index,
                       seating, resolved))
-    start = time.perf_counter()
     outcomes: list[GameOutcome | None] = [None] * games
-    book = None
-    if journal is not None:
-        book = ArenaJournal(journal, {"game": loaded.name, "bots": specs, "players": players, "games": games,
-                                      "seed": seed, "options": resolved})
-        for entry in book.open():
-            earlier = GameOutcome.from_journal(entry)
-            if not 0 <= earlier.index < games or outcomes[earlier.index] is not None:
-                book.close()
-                raise OptionError(f"--resume {journal}: game {earlier.index} is out of range or twice")
-            outcomes[earlier.index] = earlier
-        tasks = [task for task in tasks if outcomes[task[3]] is None]
-    done = games - len(tasks)
-    if progress is not None and done:
-        progress(done)
-
-    def finish(outcome: GameOutcome) -> None:
-        nonlocal done
-        outcomes[outcome.index] = outcome
-        if book is not None:
-            book.add(outcome.journal_json())
-        done += 1
-        if progress is not None:
+    start = time.perf_counter()
+    # Started (or joined) before the journal is touched: a backend that cannot start writes nothing.
+    with open_backend(backend, workers, games, address) as runner:
+        book = None
+        if journal is not None:
+            book = ArenaJournal(journal, {"game": loaded.name, "bots": specs, "players": players, "games": games,
+                                          "seed": seed, "options": resolved})
+            for entry in book.open():
+                earlier = GameOutcome.from_journal(entry)
+                if not 0 <= earlier.index < games or outcomes[earlier.index] is not None:
+                    book.close()
+                    raise OptionError(f"--resume {journal}: game {earlier.index} is out of range or twice")
+                outcomes[earlier.index] = earlier
+            tasks = [task for task in tasks if outcomes[task[3]] is None]
+        done = games - len(tasks)
+        if progress is not None and done:
             progress(done)
-
-    try:
-        if workers == 1 or len(tasks) <= 1:
-            for task in tasks:
-                finish(_play_task(task))
-        else:
-            context = multiprocessing.get_context("spawn")
-            with context.Pool(workers, initializer=_init_worker, initargs=(dict(registry.GAMES),)) as pool:
-                try:
-                    for outcome in pool.imap_unordered(_play_task, tasks, chunksize=1):
-                        finish(outcome)
-                except KeyboardInterrupt:
-                    pool.terminate()  # workers ignore SIGINT; stop them before the interrupt goes on
-                    raise
-    finally:
-        if book is not None:
-            book.close()
+        try:
+            with closing(runner.run(play_arena_game, tasks)) as finishing:
+                for outcome in finishing:
+                    outcomes[outcome.index] = outcome
+                    if book is not None:
+                        book.add(outcome.journal_json())
+                    done += 1
+                    if progress is not None:
+                        progress(done)
+        finally:
+            if book is not None:
+                book.close()
     finished = [o for o in outcomes if o is not None]
     result = summarize(loaded.name, specs, players, seed, resolved, plan, finished)
-    result.workers = workers
+    result.workers = runner.workers
+    result.backend = runner.name
     result.seconds = time.perf_counter() - start
     return result
 

@@ -320,12 +320,17 @@ def arena(
     players: int = typer.Option(2, "--players", "-p", help="Number of players."),
     games: int = typer.Option(200, "--games", "-n", help="Number of games (a multiple of the seatings is balanced)."),
     seed: int = typer.Option(1, "--seed", "-s", help="Seed of the series."),
-    workers: int = typer.Option(2, "--workers", "-w", help="Worker processes."),
+    workers: int | None = typer.Option(None, "--workers", "-w", help="Games played at once (default 2; with "
+                                       "--address, the cluster's CPUs)."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
     plot: Path | None = typer.Option(None, "--plot", help="Write a PNG chart of the ratings."),
     option: list[str] | None = OptionsOpt,
     resume: Path | None = typer.Option(None, "--resume", help="Journal file: keep each finished game there, and "
                                        "continue a stopped run of the same arguments from it."),
+    backend: str = typer.Option("process", "--backend", help="Where the games run: process (worker processes "
+                                "here) or ray (Ray tasks; needs the ray extra)."),
+    address: str | None = typer.Option(None, "--address", help="With --backend ray: HOST:PORT of a Ray cluster's "
+                                       "head (default: a local Ray started for this run)."),
 ) -> None:
     """Rate bots against each other: rotated seatings, parallel games, win share, score and OpenSkill rating."""
     from meeple.ai.arena import plot_ratings, run_arena
@@ -336,7 +341,7 @@ def arena(
         check_output_file(plot, "--plot")
     with _Progress(game, games) as progress:
         result = run_arena(game, specs, players, games, seed, workers, progress=progress.update,
-                           options=parse_options(option), journal=resume)
+                           options=parse_options(option), journal=resume, backend=backend, address=address)
     plot_error = None
     if plot is not None:
         try:
