@@ -4,12 +4,15 @@ edited since it was compiled is never run stale (meeple._native)."""
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import shutil
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -108,3 +111,35 @@ def test_a_compiled_file_no_build_recorded_counts_as_stale(copied_tree: Path):
     (copied_tree / "meeple" / "_compiled.json").write_text("not json")
     assert len(_native.stale_sources(copied_tree / "meeple" / "_compiled.json", copied_tree)) == len(listed_modules())
     assert meeple.__file__  # the package itself is never compiled: it decides
+
+
+def value_objects() -> dict[str, Any]:
+    """One instance of each class defined in a compiled module that values travel in (states,
+    arena tasks, research environments that copy a state)."""
+    from meeple.ai.ismcts import SearchConfig, SearchStats
+    from meeple.games.castell.towers.rules import validate
+    from meeple.games.castell.towers.tiles import load_local_tiles
+
+    objects: dict[str, Any] = {
+        "TowerCheck": validate(((3,), (2,)), (5, 5, 5, 5, 5)),
+        "SearchConfig": SearchConfig(iterations=5, rollout="greedy", cutoff=3),
+        "SearchStats": SearchStats(iterations=3, seconds=0.5),
+        "LocalTile": load_local_tiles()[0],
+    }
+    for name in meeple.games():
+        objects[f"{name} state"] = meeple.load(name).new_game(2, seed=4)
+    return objects
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy", "pickle"])
+def test_values_copy_and_pickle_in_either_build(how: str):
+    """copy, deepcopy and pickle rebuild them, equal field for field (compiled frozen classes
+    are rebuilt through their fields: meeple.core.values)."""
+    for label, value in value_objects().items():
+        again = {"copy": copy.copy, "deepcopy": copy.deepcopy,
+                 "pickle": lambda v: pickle.loads(pickle.dumps(v))}[how](value)
+        assert type(again) is type(value), label
+        if hasattr(value, "to_json"):
+            assert again.to_json() == value.to_json(), label
+        else:
+            assert again == value, label

@@ -32,6 +32,7 @@ from meeple.core.observation import Observation
 from meeple.core.protocol import Action, SearchTuning, State
 from meeple.core.registry import heuristics, load
 from meeple.core.rng import Rng
+from meeple.core.values import rebuild_by_fields
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,9 @@ class SearchConfig:
     cutoff: int | None = None
     score_weight: float = 0.0
     exploration: float = 0.7
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuild_by_fields(self)  # copy and pickle in the compiled build too
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.seconds is None:

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from meeple.core.values import rebuild_by_fields
+
 SKILLS: tuple[str, ...] = ("balance", "base", "mix", "strength", "width")
 BALANCE, BASE, MIX, STRENGTH, WIDTH = range(5)
 MAX_SKILL = 5
@@ -33,6 +35,9 @@ class TowerCheck:
     rule: str | None = None
     level: int | None = None
     message: str | None = None
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuild_by_fields(self)  # copy and pickle in the compiled build too
 
 
 def check_skills(skills: Iterable[int]) -> tuple[int, int, int, int, int]:

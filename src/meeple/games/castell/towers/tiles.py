@@ -15,6 +15,7 @@ from typing import Any, TypeGuard
 
 from meeple.core.checks import is_whole
 from meeple.core.errors import DataError
+from meeple.core.values import rebuild_by_fields
 from meeple.games.castell.towers.rules import MAX_SKILL, SKILLS, Tower, validate
 
 KINDS = ("shape", "skill")
@@ -41,6 +42,9 @@ class LocalTile:
     min_levels: int = 0
     uses: tuple[int, ...] = (0, 0, 0, 0, 0)
     provenance: str = "reconstructed"
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return rebuild_by_fields(self)  # copy and pickle in the compiled build too
 
 
 def satisfies_tile(tower: Tower, skills: tuple[int, ...], tile: LocalTile) -> bool:
