@@ -417,3 +417,14 @@ def test_scaled_cutoff_grows_with_the_table(monkeypatch):
         ISMCTSBot(SearchConfig(iterations=1, cutoff=1, scale_cutoff=True)).search(state, Rng(1))
         # one ply expands the root's child, then the playout runs `expected` plies
         assert depths == [state.played + 1 + expected]
+
+
+def test_scaled_cutoffs_keep_the_two_player_depth():
+    """Castell's 8 greedy plies and Triqueta's 3 random plies are the two-player depths the
+    two-player results were measured with (docs/ai.md); larger tables search deeper."""
+    for name, depths in (("castell", [8, 16, 24]), ("triqueta", [3, 6, 9, 12])):
+        game = meeple.load(name)
+        config = parse_level("normal", game.search)
+        assert config.scale_cutoff
+        got = [_Policy(game, config, Rng(1), n).cutoff for n in range(2, game.max_players + 1)]
+        assert got == depths, name
