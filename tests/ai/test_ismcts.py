@@ -11,7 +11,7 @@ import pytest
 
 import meeple
 from meeple.ai import ISMCTSBot, SearchConfig, bench_ismcts, make_bot
-from meeple.ai.ismcts import LEVELS, _Policy, parse_level
+from meeple.ai.ismcts import LEVELS, _Policy, parse_level, seat_cutoff
 from meeple.core import OptionError, Rng, State
 from meeple.core.conformance import canonical
 from meeple.core.protocol import SearchTuning
@@ -389,3 +389,39 @@ def test_every_tuned_policy_is_a_valid_config(name):
     tuning = meeple.load(name).search
     config = SearchConfig(iterations=1, **tuning.settings())
     assert config.rollout in ("random", "greedy"), name
+
+
+def test_scaled_cutoff_grows_with_the_table(monkeypatch):
+    """`scale_cutoff`: the cut-off is the two-player depth per opponent, `cutoff * (players - 1)`
+    plies, so the playout covers about a round of turns before the evaluation at any table."""
+    assert [seat_cutoff(8, n) for n in (2, 3, 4, 5)] == [8, 16, 24, 32]
+    assert [seat_cutoff(0, n) for n in (2, 3)] == [0, 0]
+    config = parse_level("normal,cutoff=8,scale_cutoff=1")
+    assert config.scale_cutoff and config.cutoff == 8
+    assert not parse_level("normal,cutoff=8,scale_cutoff=0").scale_cutoff
+    with pytest.raises(OptionError):
+        parse_level("normal,scale_cutoff=maybe")
+    depths = []
+
+    def fake(state):
+        depths.append(state.played)
+        return [1.0 / state.num_players] * state.num_players
+
+    monkeypatch.setattr(ai_toygame, "evaluate", fake)
+    for players, expected in ((2, 1), (4, 3)):
+        state = ai_toygame.ToyGame().new_game(players, seed=1)
+        depths.clear()
+        ISMCTSBot(SearchConfig(iterations=1, cutoff=1, scale_cutoff=True)).search(state, Rng(1))
+        # one ply expands the root's child, then the playout runs `expected` plies
+        assert depths == [state.played + 1 + expected]
+
+
+def test_scaled_cutoffs_keep_the_two_player_depth():
+    """Castell's 8 greedy plies and Triqueta's 3 random plies are the two-player depths the
+    two-player results were measured with (docs/ai.md); larger tables search deeper."""
+    for name, depths in (("castell", [8, 16, 24]), ("triqueta", [3, 6, 9, 12])):
+        game = meeple.load(name)
+        config = parse_level("normal", game.search)
+        assert config.scale_cutoff
+        got = [_Policy(game, config, Rng(1), n).cutoff for n in range(2, game.max_players + 1)]
+        assert got == depths, name

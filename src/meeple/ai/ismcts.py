@@ -44,7 +44,10 @@ class SearchConfig:
     a greedy rollout plays a uniformly random move with probability `epsilon`. `cutoff` stops a
     rollout after that many plies and uses the game's `evaluate`. `score_weight` blends a
     normalized score share into the win reward so that lost or won positions still prefer
-    the better score. `exploration` is the UCB1 constant for rewards in [0, 1].
+    the better score. `exploration` is the UCB1 constant for rewards in [0, 1]. With
+    `scale_cutoff` the cut-off is the depth at two players, i.e. per opponent, and grows with
+    the table: `cutoff * (players - 1)` plies, so that the playout covers about as much of the
+    opponents' play (a round of turns) before the evaluation whatever the number of players.
     """
 
     iterations: int | None = None
@@ -54,6 +57,7 @@ class SearchConfig:
     cutoff: int | None = None
     score_weight: float = 0.0
     exploration: float = 0.7
+    scale_cutoff: bool = False
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return rebuild_by_fields(self)  # copy and pickle in the compiled build too
@@ -169,7 +173,7 @@ class ISMCTSBot(Bot):
         me = state.current_player
         if me is None:
             raise OptionError("the game is over: there is no move to search")
-        policy = _Policy(state.game, config, rng)
+        policy = _Policy(state.game, config, rng, state.num_players)
         root = _Node(-1)
         soft = hard = math.inf
         if config.seconds is not None:
@@ -251,12 +255,19 @@ class ISMCTSBot(Bot):
                 visited.total += reward[visited.mover]
 
 
+def seat_cutoff(cutoff: int, players: int) -> int:
+    """A two-player cut-off depth scaled to `players` seats (`SearchConfig.scale_cutoff`)."""
+    return cutoff * max(1, players - 1)
+
+
 class _Policy:
     """Plays a determinization onwards and turns the result into per-seat rewards."""
 
-    def __init__(self, game: Any, config: SearchConfig, rng: Rng) -> None:
+    def __init__(self, game: Any, config: SearchConfig, rng: Rng, players: int = 2) -> None:
         self.rng = rng
         self.cutoff = config.cutoff
+        if config.cutoff is not None and config.scale_cutoff:
+            self.cutoff = seat_cutoff(config.cutoff, players)
         self.epsilon = config.epsilon
         self.score_weight = config.score_weight
         module = heuristics(game)
@@ -309,7 +320,7 @@ class _Policy:
 
 def parse_level(level: str | None, tuning: SearchTuning | None = None) -> SearchConfig:
     """The config for a spec's level text, e.g. "hard", "800", "1.5s" or
-    "normal,rollout=greedy,epsilon=0.2,cutoff=10,score_weight=0.1,c=0.5".
+    "normal,rollout=greedy,epsilon=0.2,cutoff=10,score_weight=0.1,c=0.5,scale_cutoff=1".
 
     The first part is a level name (its iterations scaled by the game's `tuning`), an
     iteration count or seconds ("1.5s"); the rest override the game's tuning and the defaults.
@@ -327,12 +338,15 @@ def parse_level(level: str | None, tuning: SearchTuning | None = None) -> Search
     settings: dict[str, Any] = tuning.settings() if tuning else {}
     settings.update(budget)
     kinds = {"iterations": int, "seconds": float, "rollout": str, "epsilon": float, "cutoff": int,
-             "score_weight": float, "c": float}
+             "score_weight": float, "c": float, "scale_cutoff": bool}
     for part in rest:
         key, sep, value = part.partition("=")
         if not sep or key not in kinds:
             raise OptionError(f"bad ISMCTS setting {part!r} (settings: {', '.join(kinds)})")
-        converted = value if kinds[key] is str else _number(value, kinds[key], key)
+        if kinds[key] is bool:
+            converted: Any = _flag(value, key)
+        else:
+            converted = value if kinds[key] is str else _number(value, kinds[key], key)
         settings["exploration" if key == "c" else key] = converted
     return SearchConfig(**settings)
 
@@ -346,6 +360,15 @@ def _budget(text: str) -> dict[str, Any]:
     except ValueError:
         raise OptionError(f"bad ISMCTS level {text!r} (levels: {', '.join(LEVELS)}, an iteration count "
                           "such as 800, or seconds such as 1.5s)") from None
+
+
+def _flag(text: str, what: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise OptionError(f"ISMCTS {what} must be 1 or 0, not {text!r}")
 
 
 def _number(text: str, kind: type, what: str) -> Any:

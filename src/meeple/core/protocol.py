@@ -35,12 +35,14 @@ class SearchTuning:
     `rollout` is "random" (to the end; needs nothing but the protocol) or "greedy" (the game's
     heuristics), cut off after `cutoff` plies and scored by the heuristics' `evaluate`;
     `exploration` overrides the search's constant; `iteration_scale` multiplies every level's
-    iteration count within the same time caps (a game with many alternatives per move)."""
+    iteration count within the same time caps (a game with many alternatives per move);
+    `scale_cutoff` makes `cutoff` the two-player depth (per opponent): `cutoff * (players - 1)` plies."""
 
     rollout: str = "random"
     cutoff: int | None = None
     exploration: float | None = None
     iteration_scale: float = 1.0
+    scale_cutoff: bool = False
 
     def settings(self) -> dict[str, Any]:
         """The search settings this tuning sets (those left at their default are omitted)."""
@@ -49,6 +51,8 @@ class SearchTuning:
             out["cutoff"] = self.cutoff
         if self.exploration is not None:
             out["exploration"] = self.exploration
+        if self.scale_cutoff:
+            out["scale_cutoff"] = True
         return out
 
 

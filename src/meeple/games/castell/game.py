@@ -44,8 +44,9 @@ class CastellGame(Game[CastellState, Action]):
     )
     state_class = CastellState
     heuristics_module = "meeple.games.castell.heuristics"
-    #: Greedy rollouts cut off after 8 plies, then `heuristics.evaluate` (docs/ai.md).
-    search = SearchTuning(rollout="greedy", cutoff=8)
+    #: Greedy rollouts cut off after 8 plies per opponent (8 at two players, 16 at three, 24 at
+    #: four), then `heuristics.evaluate`: with 8 at three players greedy beat the search (docs/ai.md).
+    search = SearchTuning(rollout="greedy", cutoff=8, scale_cutoff=True)
 
     def benchmarks(self) -> dict[str, Callable[[float, int], dict[str, Any]]]:
         """`meeple bench castell --part towers`: the tower solver on random mid-game teams."""

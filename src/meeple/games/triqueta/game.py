@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meeple.core.errors import OptionError
-from meeple.core.protocol import Game, OptionSpec
+from meeple.core.protocol import Game, OptionSpec, SearchTuning
 from meeple.games.triqueta.actions import NUM_ACTIONS, Action, action_from_json
 from meeple.games.triqueta.components import MAX_PLAYERS
 from meeple.games.triqueta.state import TriquetaState
@@ -24,6 +24,10 @@ class TriquetaGame(Game[TriquetaState, Action]):
     )
     state_class = TriquetaState
     heuristics_module = "meeple.games.triqueta.heuristics"
+    #: Random playouts cut off after 3 plies per opponent (3 at two players, 9 at four), then
+    #: `heuristics.evaluate`: playouts to the end left the search level with greedy at four
+    #: players, and random players' row-taking is noise there (docs/ai.md).
+    search = SearchTuning(cutoff=3, scale_cutoff=True)
 
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> None:
         """T9 (amended): the duo variant is for two players only."""
