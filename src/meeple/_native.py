@@ -18,6 +18,7 @@ Standard library only: this runs before anything else is importable.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -60,8 +61,10 @@ def stale_sources(manifest: Path = MANIFEST, root: Path = PACKAGE_DIR.parent) ->
     return stale
 
 
+@functools.cache
 def _compiled_sources(root: Path) -> list[Path]:
-    """meeple's `.py` and `.c` files that have a compiled file beside them."""
+    """meeple's `.py` and `.c` files that have a compiled file beside them (one scan per root:
+    the choice at import asks twice)."""
     sources = sorted([*(root / "meeple").rglob("*.py"), *(root / "meeple").rglob("*.c")])
     return [path for path in sources if _built_beside(path)]
 

@@ -3,7 +3,6 @@ what it does when the database cannot be reached (through a TCP proxy the test c
 
 from __future__ import annotations
 
-import subprocess
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -17,7 +16,7 @@ from meeple.server.store import StaleVersion, StoreError, StoreUnavailable
 from meeple.server.stores import open_store
 from tests.server.services import POSTGRES_PORT, free_port, throwaway_postgres
 from tests.server.tcp_proxy import TcpProxy
-from tests.server.test_store import ROOT, Backend, check_migrations_apply_once, make_table
+from tests.server.test_store import Backend, check_migrations_apply_once, make_table, race_openers
 
 #: Put in the URLs: trust authentication ignores it, and no message may show it.
 PASSWORD = "not-shown-anywhere"
@@ -69,24 +68,7 @@ def test_newer_schema_is_refused(url: str) -> None:
 
 
 def test_two_processes_creating_the_schema_at_once_apply_each_migration_once(url: str) -> None:
-    backend = Backend("postgres", url)
-    children = [
-        subprocess.Popen(backend.child("open"), cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-        for _ in range(2)
-    ]
-    try:
-        for child in children:
-            assert child.stdout is not None and child.stdout.readline() == "ready\n"
-        for child in children:  # the starting gun
-            assert child.stdin is not None
-            child.stdin.write("go\n")
-            child.stdin.flush()
-        outcomes = [(child.communicate(timeout=60)[1], child.returncode) for child in children]
-    finally:
-        for child in children:
-            child.kill()
-            child.wait()
+    outcomes = race_openers(Backend("postgres", url), 2)
     assert outcomes == [("", 0), ("", 0)]
     assert [v for v, _ in schema_versions(url)] == list(range(1, len(postgres_store.MIGRATIONS) + 1))
 

@@ -299,18 +299,13 @@ def test_two_processes_appending_concurrently(backend: Backend, store: Store) ->
         assert [a["i"] for a in actions if a["by"] == label] == list(range(count))  # none lost, none twice
 
 
-def test_several_processes_opening_a_new_store_at_once(backend: Backend) -> None:
-    """Each creates the schema if it is missing: they must not trip over each other."""
+def race_openers(backend: Backend, count: int) -> list[tuple[str, int]]:
+    """Start `count` processes that each open the store, release them at once, and return each
+    one's (stderr, exit code)."""
     children = [
-        subprocess.Popen(
-            backend.child("open"),
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for _ in range(8)
+        subprocess.Popen(backend.child("open"), cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+        for _ in range(count)
     ]
     try:
         for child in children:
@@ -319,11 +314,16 @@ def test_several_processes_opening_a_new_store_at_once(backend: Backend) -> None
             assert child.stdin is not None
             child.stdin.write("go\n")
             child.stdin.flush()
-        failures = [err for child in children if (err := child.communicate(timeout=60)[1]) and child.returncode != 0]
+        return [(child.communicate(timeout=60)[1], child.returncode) for child in children]
     finally:
         for child in children:
             child.kill()
             child.wait()
+
+
+def test_several_processes_opening_a_new_store_at_once(backend: Backend) -> None:
+    """Each creates the schema if it is missing: they must not trip over each other."""
+    failures = [err for err, code in race_openers(backend, 8) if err and code != 0]
     assert failures == []
     store = backend.open()
     try:

@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import signal
 import socket
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Generator, Sequence
 from functools import partial
 from types import TracebackType
@@ -69,19 +70,20 @@ def _call(play: Callable[..., T], task: Task) -> T:
     return play(*task)
 
 
-class Backend:
+class Backend(ABC):
     """Runs calls somewhere; `workers` is how many run at once. A context manager: leaving it
     releases what the backend started or joined."""
 
     name = ""
     workers = 1
 
+    @abstractmethod
     def run(self, play: Callable[..., T], tasks: Sequence[Task]) -> Generator[T, None, None]:
         """`play(*task)` for every task, yielded as each finishes."""
-        raise NotImplementedError
 
     def close(self) -> None:
         """Release what the backend started or joined (nothing by default)."""
+        return None
 
     def __enter__(self) -> Backend:
         return self

@@ -43,6 +43,8 @@ from meeple.server.store import (
     StoreError,
     StoreUnavailable,
     TableRow,
+    dumps,
+    table_row,
 )
 
 # Migration N (1-based) is MIGRATIONS[N - 1]: a tuple of statements applied in one transaction.
@@ -101,10 +103,6 @@ RECONNECT_TIMEOUT = 10.0
 POOL_MIN, POOL_MAX = 1, 8
 #: Any fixed number, the same in every process: the advisory lock that serializes migrations.
 MIGRATION_LOCK = 0x6D65_6570_6C65  # "meeple"
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
 
 
 def _first_line(error: BaseException) -> str:
@@ -263,11 +261,11 @@ class PostgresStore(Store):
                     table.game,
                     table.num_players,
                     table.seed,
-                    _dumps(table.options),
+                    dumps(table.options),
                     table.join_code_hash,
                     table.created,
-                    _dumps(table.clock),
-                    _dumps(table.clock_state),
+                    dumps(table.clock),
+                    dumps(table.clock_state),
                     table.public,
                     len(table.actions),
                 ),
@@ -275,11 +273,11 @@ class PostgresStore(Store):
             with conn.cursor() as cur:
                 cur.executemany(
                     "INSERT INTO seats VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                    [(table.id, s.seat, s.kind, s.bot, _dumps(s.name), s.credential_hash, s.left) for s in table.seats],
+                    [(table.id, s.seat, s.kind, s.bot, dumps(s.name), s.credential_hash, s.left) for s in table.seats],
                 )
                 cur.executemany(
                     "INSERT INTO actions VALUES (%s, %s, %s)",
-                    [(table.id, i, _dumps(a)) for i, a in enumerate(table.actions)],
+                    [(table.id, i, dumps(a)) for i, a in enumerate(table.actions)],
                 )
 
     def load_table(self, table_id: str) -> TableRow:
@@ -299,20 +297,7 @@ class PostgresStore(Store):
             actions = conn.execute(
                 "SELECT action FROM actions WHERE table_id = %s ORDER BY idx", (table_id,)
             ).fetchall()
-        return TableRow(
-            id=row[0],
-            game=row[1],
-            num_players=row[2],
-            seed=row[3],
-            options=json.loads(row[4]),
-            seats=[SeatRow(s[0], s[1], s[2], json.loads(s[3]), s[4], s[5]) for s in seats],
-            join_code_hash=row[5],
-            created=row[6],
-            clock=json.loads(row[7]),
-            clock_state=json.loads(row[8]),
-            actions=[json.loads(a[0]) for a in actions],
-            public=row[9],
-        )
+        return table_row(row, [SeatRow(s[0], s[1], s[2], json.loads(s[3]), s[4], s[5]) for s in seats], actions)
 
     def table_ids(self, unfinished_only: bool = False) -> list[str]:
         where = " WHERE NOT finished" if unfinished_only else ""
@@ -332,7 +317,7 @@ class PostgresStore(Store):
             cur = conn.execute(
                 "UPDATE seats SET kind = %s, bot = %s, name = %s, credential_hash = %s, left_table = %s"
                 " WHERE table_id = %s AND seat = %s",
-                (seat.kind, seat.bot, _dumps(seat.name), seat.credential_hash, seat.left, table_id, seat.seat),
+                (seat.kind, seat.bot, dumps(seat.name), seat.credential_hash, seat.left, table_id, seat.seat),
             )
             if cur.rowcount == 0:
                 raise StoreError(f"table {table_id!r} has no seat {seat.seat}")
@@ -344,10 +329,10 @@ class PostgresStore(Store):
             version = self._lock(conn, table_id)
             if version != expected_version:
                 raise StaleVersion(f"table {table_id!r} is at version {version}, not {expected_version}")
-            conn.execute("INSERT INTO actions VALUES (%s, %s, %s)", (table_id, version, _dumps(action)))
+            conn.execute("INSERT INTO actions VALUES (%s, %s, %s)", (table_id, version, dumps(action)))
             conn.execute(
                 "UPDATE tables SET version = %s, clock_state = COALESCE(%s, clock_state) WHERE id = %s",
-                (version + 1, None if clock_state is None else _dumps(clock_state), table_id),
+                (version + 1, None if clock_state is None else dumps(clock_state), table_id),
             )
         return version + 1
 
@@ -371,7 +356,7 @@ class PostgresStore(Store):
 
     def set_clock_state(self, table_id: str, clock_state: dict[str, Any]) -> None:
         with self._tx(f"set clock of {table_id!r}") as conn:
-            cur = conn.execute("UPDATE tables SET clock_state = %s WHERE id = %s", (_dumps(clock_state), table_id))
+            cur = conn.execute("UPDATE tables SET clock_state = %s WHERE id = %s", (dumps(clock_state), table_id))
             if cur.rowcount == 0:
                 raise NoSuchTable(table_id)
 
@@ -384,7 +369,7 @@ class PostgresStore(Store):
             index = int(row[0]) if row else 0
             conn.execute(
                 "INSERT INTO chat VALUES (%s, %s, %s, %s, %s, %s)",
-                (table_id, index, seat, _dumps(name), _dumps(text), at),
+                (table_id, index, seat, dumps(name), dumps(text), at),
             )
         return ChatRow(index, seat, name, text, at)
 

@@ -15,7 +15,6 @@ Why it is built this way:
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 import time
@@ -25,7 +24,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from meeple.server.store import ChatRow, NoSuchTable, SeatRow, StaleVersion, Store, StoreError, TableRow
+from meeple.server.store import (
+    ChatRow,
+    NoSuchTable,
+    SeatRow,
+    StaleVersion,
+    Store,
+    StoreError,
+    TableRow,
+    dumps,
+    table_row,
+)
 
 # Migration N (1-based) is MIGRATIONS[N - 1]: a tuple of statements applied in one transaction.
 # Append new migrations at the end; never edit one that has shipped.
@@ -77,10 +86,6 @@ MIGRATIONS: list[tuple[str, ...]] = [
 ]
 
 BUSY_TIMEOUT_MS = 10_000  # how long a writer waits for another writer before giving up
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
 
 
 class _Held:
@@ -235,10 +240,10 @@ class SQLiteStore(Store):
                     table.game,
                     table.num_players,
                     table.seed,
-                    _dumps(table.options),
+                    dumps(table.options),
                     table.join_code_hash,
                     table.created,
-                    _dumps(table.clock),
+                    dumps(table.clock),
                     int(table.public),
                 ),
             )
@@ -248,9 +253,9 @@ class SQLiteStore(Store):
             )
             conn.executemany(
                 "INSERT INTO actions VALUES (?, ?, ?)",
-                [(table.id, i, _dumps(a)) for i, a in enumerate(table.actions)],
+                [(table.id, i, dumps(a)) for i, a in enumerate(table.actions)],
             )
-            conn.execute("INSERT INTO clock_state VALUES (?, ?)", (table.id, _dumps(table.clock_state)))
+            conn.execute("INSERT INTO clock_state VALUES (?, ?)", (table.id, dumps(table.clock_state)))
 
     def load_table(self, table_id: str) -> TableRow:
         with self._tx(f"load table {table_id!r}", write=False) as conn:
@@ -268,20 +273,7 @@ class SQLiteStore(Store):
             actions = conn.execute(
                 "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,)
             ).fetchall()
-        return TableRow(
-            id=row[0],
-            game=row[1],
-            num_players=row[2],
-            seed=row[3],
-            options=json.loads(row[4]),
-            seats=[SeatRow(s[0], s[1], s[2], s[3], s[4], bool(s[5])) for s in seats],
-            join_code_hash=row[5],
-            created=row[6],
-            clock=json.loads(row[7]),
-            clock_state=json.loads(row[8]) if row[8] is not None else {},
-            actions=[json.loads(a[0]) for a in actions],
-            public=bool(row[9]),
-        )
+        return table_row(row, [SeatRow(s[0], s[1], s[2], s[3], s[4], bool(s[5])) for s in seats], actions)
 
     def table_ids(self, unfinished_only: bool = False) -> list[str]:
         where = " WHERE finished = 0" if unfinished_only else ""
@@ -320,9 +312,9 @@ class SQLiteStore(Store):
             version = self._version(conn, table_id)
             if version != expected_version:
                 raise StaleVersion(f"table {table_id!r} is at version {version}, not {expected_version}")
-            conn.execute("INSERT INTO actions VALUES (?, ?, ?)", (table_id, version, _dumps(action)))
+            conn.execute("INSERT INTO actions VALUES (?, ?, ?)", (table_id, version, dumps(action)))
             if clock_state is not None:
-                conn.execute("UPDATE clock_state SET state = ? WHERE table_id = ?", (_dumps(clock_state), table_id))
+                conn.execute("UPDATE clock_state SET state = ? WHERE table_id = ?", (dumps(clock_state), table_id))
         return version + 1
 
     def truncate_actions(self, table_id: str, expected_version: int, keep: int) -> int:
@@ -347,7 +339,7 @@ class SQLiteStore(Store):
             self._require_table(conn, table_id)
             conn.execute(
                 "INSERT INTO clock_state VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET state = excluded.state",
-                (table_id, _dumps(clock_state)),
+                (table_id, dumps(clock_state)),
             )
 
     def add_chat(self, table_id: str, seat: int | None, name: str, text: str, at: float) -> ChatRow:
