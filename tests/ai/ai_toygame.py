@@ -16,7 +16,16 @@ from typing import Any, ClassVar, Self
 
 from meeple.core.checks import whole_in_range
 from meeple.core.errors import IllegalAction, RecordError
-from meeple.core.protocol import Event, Game, OptionSpec, State, check_action_id, check_seat, winners_by_key
+from meeple.core.protocol import (
+    Event,
+    Game,
+    OptionSpec,
+    State,
+    check_action_id,
+    check_observer,
+    check_seat,
+    winners_by_key,
+)
 from meeple.core.rng import Rng
 from meeple.core.statefields import game_state
 
@@ -111,7 +120,7 @@ class ToyState(State[Play]):
     def determinize(self, observer: int, rng: Rng) -> ToyState:
         """Re-deal every card `observer` has not seen; the pool is sorted first so the sample
         depends only on what the observer knows and on `rng`."""
-        check_seat(self, observer, allow_none=False)
+        check_observer(self, observer)
         pool = sorted(c for seat, h in enumerate(self.hands) if seat != observer for c in h)
         pool += self.rest
         pool.sort()

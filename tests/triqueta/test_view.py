@@ -62,7 +62,7 @@ def test_views_of_seats_that_do_not_exist_are_refused(seat):
     with pytest.raises(OptionError):
         new(2).determinize(seat, Rng(1))
     with pytest.raises(OptionError):
-        new(2).determinize(None, Rng(1))  # type: ignore[arg-type]  # deliberately not a seat
+        new(2).determinize(None, Rng(1))  # deliberately not a seat
 
 
 @settings(max_examples=20)

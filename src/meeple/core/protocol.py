@@ -350,12 +350,17 @@ class State(ABC, Generic[ActionT]):
         ranges, components conserved, whose turn. Called by `from_json` after the type checks."""
 
 
-def check_seat(state: State[Any], seat: int | None, allow_none: bool = True) -> None:
-    """Validate a seat argument to `view` or `determinize`."""
-    if seat is None and allow_none:
-        return
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
+def check_seat(state: State[Any], seat: object) -> int | None:
+    """`seat` if it is a seat of this game or None (a spectator), else OptionError: the argument
+    of `view`. It arrives as any object, so compiled and pure code refuse the same values."""
+    return None if seat is None else check_observer(state, seat)
+
+
+def check_observer(state: State[Any], seat: object) -> int:
+    """`seat` if it is a seat of this game, else OptionError: the argument of `determinize`."""
+    if type(seat) is not int or not 0 <= seat < state.num_players:
         raise OptionError(f"no seat {seat!r} in a {state.num_players}-player game")
+    return seat
 
 
 def check_action_id(action_id: object, count: int, title: str) -> int:

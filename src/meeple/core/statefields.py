@@ -23,10 +23,13 @@ the engine never changes in place, such as loaded components).
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import sys
 import types
 import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Literal, TypeVar, dataclass_transform
 
 from meeple.core.errors import RecordError
@@ -260,7 +263,7 @@ def _fields(cls: type) -> list[_Field]:
     found: list[_Field] | None = cls.__dict__.get("_meeple_fields")
     if found is not None:
         return found
-    hints = typing.get_type_hints(cls)
+    hints = declared_types(cls)
     out = []
     for f in dataclasses.fields(cls):
         saved = f.metadata.get(_SAVED, True)
@@ -270,6 +273,42 @@ def _fields(cls: type) -> list[_Field]:
         out.append(_Field(f.name, codec, saved, is_shared, f.init))
     type.__setattr__(cls, "_meeple_fields", out)
     return out
+
+
+def _source_annotations(cls: type) -> dict[str, str] | None:
+    """The field annotations written in `cls`'s body, read from its module's `.py` source, or
+    None when the class is not compiled (its own `__annotations__` are then intact)."""
+    module = sys.modules[cls.__module__]
+    path = Path(module.__file__ or "")
+    if path.suffix == ".py":
+        return None
+    source = path.with_name(path.name.split(".", 1)[0] + ".py")
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
+            return {
+                item.target.id: ast.unparse(item.annotation)
+                for item in node.body
+                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
+            }
+    raise TypeError(f"{cls.__qualname__}: no class of that name in {source.name}")
+
+
+def declared_types(cls: type) -> dict[str, Any]:
+    """Each field's declared type. A compiled (mypyc) class keeps only erased annotations
+    (`list` for `list[list[int]]`), so its types are read from the source it was built from;
+    both builds therefore see the same declarations."""
+    hints: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__):
+        if klass is object or "__annotations__" not in klass.__dict__:
+            continue
+        written = _source_annotations(klass)
+        if written is None:
+            hints.update(typing.get_type_hints(klass))
+            continue
+        namespace = vars(sys.modules[klass.__module__])
+        hints.update({name: eval(text, namespace) for name, text in written.items()})
+    return hints
 
 
 def _build_clone(cls: type) -> Callable[[Any], Any]:

@@ -261,14 +261,14 @@ class CastellState(State[Action]):
         out.append(A.END_TURN)
         return out
 
-    def action_id(self, action: Action) -> int:
+    def action_id(self, action: object) -> int:
         return A.action_id(action)
 
-    def action_from_id(self, action_id: int) -> Action:
+    def action_from_id(self, action_id: object) -> Action:
         return A.action_from_id(action_id)
 
     # -- checking -------------------------------------------------------------------------------
-    def _check(self, action: Action) -> None:
+    def _check(self, action: object) -> None:
         reason = why_illegal(self, action)
         if reason is not None:
             raise IllegalAction(*reason)
@@ -494,10 +494,10 @@ class CastellState(State[Action]):
         return winners_by_key(self.scores())  # K11: a tie is a shared win
 
     # -- information and loading ----------------------------------------------------------------
-    def view(self, player: int | None) -> dict[str, Any]:
+    def view(self, player: object) -> dict[str, Any]:
         return view.view(self, player)
 
-    def determinize(self, observer: int, rng: Rng) -> Self:
+    def determinize(self, observer: object, rng: Rng) -> Self:
         return view.determinize(self, observer, rng)
 
     def validate(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from meeple.core.protocol import check_seat
+from meeple.core.protocol import check_observer, check_seat
 from meeple.core.rng import Rng
 from meeple.games.castell.components import FIRST_FESTIVAL_ROUND, LAST_ROUND, NUM_REGIONS, REGIONS, SEG_ALL, TILE_KINDS
 from meeple.games.castell.legality import MOVE_USED, RECRUIT_USED, SPECIAL_USED, TRAIN_USED
@@ -28,9 +28,9 @@ S = TypeVar("S", bound="CastellState")
 PHASES = ("turns", "festival")
 
 
-def view(state: CastellState, seat: int | None) -> dict[str, Any]:
+def view(state: CastellState, seat: object) -> dict[str, Any]:
     """Everything `seat` may see (None: a spectator), JSON-safe."""
-    check_seat(state, seat)
+    seat = check_seat(state, seat)
     data = _public(state)
     data["you"] = seat
     if seat is not None:
@@ -132,9 +132,9 @@ def _public(state: CastellState) -> dict[str, Any]:
     }
 
 
-def determinize(state: S, observer: int, rng: Rng) -> S:
+def determinize(state: S, observer: object, rng: Rng) -> S:
     """A copy with the bag reshuffled: the only thing no seat sees is its order."""
-    check_seat(state, observer, allow_none=False)
+    observer = check_observer(state, observer)
     sample = state.clone()
     sample.bag = sorted(state.bag)  # canonical first, so the sample ignores the hidden order
     rng.shuffle(sample.bag)

@@ -17,7 +17,7 @@ Actions are prebuilt singletons (the tables below), so legal_actions() allocates
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeGuard
 
 from meeple.core.checks import whole_in_range
 from meeple.core.errors import IllegalAction, RecordError
@@ -191,14 +191,14 @@ assert len(BY_ID) == NUM_ACTIONS and all(a.id == i for i, a in enumerate(BY_ID))
 ACTION_TYPES = (Play, Take, GiveUp, Cult, Swap, Buy, Done)
 
 
-def action_id(action: Action) -> int:
+def action_id(action: object) -> int:
     """The id of `action` (see the module docstring)."""
     if not isinstance(action, ACTION_TYPES):
         raise IllegalAction("ids", f"{action!r} is not a Celtica action")
     return action.id
 
 
-def is_known(action: object) -> bool:
+def is_known(action: object) -> TypeGuard[Action]:
     """Whether `action` is one of this game's action values (a Play of 13 cards is not)."""
     if not isinstance(action, ACTION_TYPES):
         return False

@@ -194,14 +194,14 @@ class CelticaState(State[Action]):
         out.append(DONE)
         return out
 
-    def action_id(self, action: Action) -> int:
+    def action_id(self, action: object) -> int:
         return actions.action_id(action)
 
-    def action_from_id(self, action_id: int) -> Action:
+    def action_from_id(self, action_id: object) -> Action:
         return actions.action_from_id(action_id)
 
     # -- checking -------------------------------------------------------------------------------
-    def _check(self, action: Action) -> None:
+    def _check(self, action: object) -> None:
         if not actions.is_known(action):
             raise IllegalAction("C5", f"{action!r} is not a Celtica action")
         phase = self.phase
@@ -308,8 +308,9 @@ class CelticaState(State[Action]):
                 log.append(Event("end_done", p))
             self._next_end_player(log)
 
-    #: The unchecked fast path (State.step) without the extra call.
-    step = _do
+    def step(self, action: Action) -> None:
+        """The unchecked fast path (State.step), one call less where the state is compiled."""
+        self._do(action, None)
 
     def _play(self, p: int, a: Play, log: list[Event] | None) -> None:
         """C5: discard the cards, move the druid, let the final location act."""
@@ -558,10 +559,10 @@ class CelticaState(State[Action]):
         return self.standings()[0]
 
     # -- information (view.py) and loading (codec.py) ----------------------------------------------
-    def view(self, player: int | None) -> dict[str, Any]:
+    def view(self, player: object) -> dict[str, Any]:
         return view.view(self, player)
 
-    def determinize(self, observer: int, rng: Rng) -> Self:
+    def determinize(self, observer: object, rng: Rng) -> Self:
         return view.determinize(self, observer, rng)
 
     def validate(self) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from meeple.core.protocol import check_seat
+from meeple.core.protocol import check_observer, check_seat
 from meeple.core.rng import Rng
 from meeple.games.celtica import scoring
 from meeple.games.celtica.components import COLOURS, NUM_COLOURS
@@ -24,10 +24,10 @@ S = TypeVar("S", bound="CelticaState")
 RANGE_C = range(NUM_COLOURS)
 
 
-def view(s: CelticaState, player: int | None) -> dict[str, Any]:
+def view(s: CelticaState, player: object) -> dict[str, Any]:
     """Everything `player` may see (None: a spectator): public components, hand sizes, who owes
     a cult-site card, and only that seat's own hand and owed colour."""
-    check_seat(s, player)
+    player = check_seat(s, player)
     players = []
     for seat in range(s.num_players):
         entry: dict[str, Any] = {
@@ -68,13 +68,13 @@ def view(s: CelticaState, player: int | None) -> dict[str, Any]:
     }
 
 
-def determinize(state: S, observer: int, rng: Rng) -> S:
+def determinize(state: S, observer: object, rng: Rng) -> S:
     """Re-sample other hands, pile orders and future shuffles, keeping what `observer` knows:
     the public piles and collections, every hand's size, its own hand, and which seats owe a
     cult-site card (the owed colour is re-drawn from the re-sampled hand). The result depends
     only on the observer's view and `rng` (pools are sorted before shuffling), so a bot using it
     cannot be swayed by what it does not see."""
-    check_seat(state, observer, allow_none=False)
+    observer = check_observer(state, observer)
     s = state.clone()
     others = [q for q in range(s.num_players) if q != observer]
     s.druid_deck = _redeal(s.hands, s.cards_held, s.druid_deck, others, rng)

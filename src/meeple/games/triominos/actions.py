@@ -78,7 +78,7 @@ DRAW_ID = NUM_TILES * NUM_WINDOW
 NUM_ACTIONS = DRAW_ID + 3
 
 
-def action_id(action: Action) -> int:
+def action_id(action: object) -> int:
     """The id of `action` (see the module docstring)."""
     if type(action) is Place:
         return action.tile * NUM_WINDOW + WINDOW_INDEX[action.cell]

@@ -143,14 +143,14 @@ class TriominosState(State[Action]):
             acts.append(STOP)
         return acts
 
-    def action_id(self, action: Action) -> int:
+    def action_id(self, action: object) -> int:
         return actions.action_id(action)
 
-    def action_from_id(self, action_id: int) -> Action:
+    def action_from_id(self, action_id: object) -> Action:
         return actions.action_from_id(action_id, self.board.fits)
 
     # -- checking -------------------------------------------------------------------------------
-    def _check(self, action: Action) -> None:
+    def _check(self, action: object) -> None:
         p = self.current
         if type(action) is Place:
             t, c, r = action
@@ -311,10 +311,10 @@ class TriominosState(State[Action]):
         return winners_by_key(self.totals)
 
     # -- information and loading ----------------------------------------------------------------
-    def view(self, player: int | None) -> dict[str, Any]:
+    def view(self, player: object) -> dict[str, Any]:
         return view.view(self, player)
 
-    def determinize(self, observer: int, rng: Rng) -> Self:
+    def determinize(self, observer: object, rng: Rng) -> Self:
         return view.determinize(self, observer, rng)
 
     def validate(self) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from meeple.core.protocol import check_seat
+from meeple.core.protocol import check_observer, check_seat
 from meeple.core.rng import Rng
 from meeple.games.triominos.components import NAME, shown
 from meeple.games.triominos.geometry import UP, cell_xyd
@@ -21,9 +21,9 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound="TriominosState")
 
 
-def view(state: TriominosState, seat: int | None) -> dict[str, Any]:
+def view(state: TriominosState, seat: object) -> dict[str, Any]:
     """Everything `seat` may see (None: a spectator), JSON-safe."""
-    check_seat(state, seat)
+    seat = check_seat(state, seat)
     board = []
     for t, c, r in state.board.history:
         x, y, d = cell_xyd(c)
@@ -63,13 +63,13 @@ def open_cells(board: Board) -> list[list[Any]]:
     return [[x, y, "up" if d == UP else "down"] for _, _, x, y, d in cells]
 
 
-def determinize(state: S, observer: int, rng: Rng) -> S:
+def determinize(state: S, observer: object, rng: Rng) -> S:
     """Re-deal every tile the observer cannot see (opponents' racks and the pool, sizes kept).
 
     What the observer knows and the sample keeps: own rack, the board, rack sizes, pool size,
     and that this round's opening-draw tiles went back into the pool after the racks were
     dealt, so an opponent can hold at most as many of them as tiles drawn since (M8)."""
-    check_seat(state, observer, allow_none=False)
+    observer = check_observer(state, observer)
     s = state.clone()
     opponents = [j for j in range(state.num_players) if j != observer]
     # Sorted first: the sample must depend on what the observer knows, not on the hidden order.

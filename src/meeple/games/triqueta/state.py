@@ -116,16 +116,16 @@ class TriquetaState(State[Action]):
                 found.append(discard_action(slot))
         return found
 
-    def action_id(self, action: Action) -> int:
+    def action_id(self, action: object) -> int:
         # Inlined from actions.action_id: search asks for an id at every node.
         number = ACTION_ID.get(action) if type(action) is Action else None
         return actions.action_id(action) if number is None else number
 
-    def action_from_id(self, action_id: int) -> Action:
+    def action_from_id(self, action_id: object) -> Action:
         return actions.action_from_id(action_id)
 
     # -- checking -------------------------------------------------------------------------------
-    def _check(self, action: Any) -> None:
+    def _check(self, action: object) -> None:
         if type(action) is not Action or action not in ACTION_ID:
             raise IllegalAction("moves", f"{action!r} is not a Triqueta action")
         kind, row, slot = action
@@ -296,10 +296,10 @@ class TriquetaState(State[Action]):
         return winners_by_key([(self.points(s), sum(self.counts[s])) for s in range(self.num_players)])
 
     # -- information and loading ----------------------------------------------------------------
-    def view(self, player: int | None) -> dict[str, Any]:
+    def view(self, player: object) -> dict[str, Any]:
         return view.view(self, player)
 
-    def determinize(self, observer: int, rng: Rng) -> Self:
+    def determinize(self, observer: object, rng: Rng) -> Self:
         return view.determinize(self, observer, rng)
 
     def validate(self) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from meeple.core.protocol import check_seat
+from meeple.core.protocol import check_observer, check_seat
 from meeple.core.rng import Rng
 from meeple.games.triqueta.components import NUM_ANIMALS, TOKENS_PER_ANIMAL, TOWERS
 
@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound="TriquetaState")
 
 
-def view(state: TriquetaState, seat: int | None) -> dict[str, Any]:
+def view(state: TriquetaState, seat: object) -> dict[str, Any]:
     """Everything `seat` may see (None: a spectator), JSON-safe."""
-    check_seat(state, seat)
+    seat = check_seat(state, seat)
     players = []
     for other in range(state.num_players):
         entry: dict[str, Any] = {
@@ -65,11 +65,11 @@ def view(state: TriquetaState, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def determinize(state: S, observer: int, rng: Rng) -> S:
+def determinize(state: S, observer: object, rng: Rng) -> S:
     """Re-deal every token `observer` has not seen into the places it could be: the towers, the
     tokens gone unseen, other seats' face-down and returned tokens, and a token another seat is
     looking at. Sizes are kept."""
-    check_seat(state, observer, allow_none=False)
+    observer = check_observer(state, observer)
     s = state.clone()
     left = [TOKENS_PER_ANIMAL] * NUM_ANIMALS
     seen: list[int] = []
