@@ -35,6 +35,19 @@ BAD_INPUT: list[tuple[str, Callable[[], Any]]] = [
 ]
 
 
+def bad_calls(state: Any) -> list[tuple[str, Callable[[], Any]]]:
+    """A state's public entries given what a player, a client or a test might wrongly pass: the
+    compiled states check these by value, as the pure ones do."""
+    wrong: list[Any] = [None, "0", True, 1.5, -1, 99, {"type": "draw"}]
+    return [
+        *[(f"action_id {v!r}", lambda v=v: state.action_id(v)) for v in wrong],
+        *[(f"action_from_id {v!r}", lambda v=v: state.action_from_id(v)) for v in wrong],
+        *[(f"apply {v!r}", lambda v=v: state.apply(v)) for v in wrong],
+        *[(f"view {v!r}", lambda v=v: state.view(v)) for v in wrong],
+        *[(f"determinize {v!r}", lambda v=v: state.determinize(v, Rng(1))) for v in wrong],
+    ]
+
+
 def outcome(call: Callable[[], Any]) -> str:
     try:
         return f"= {call()!r}"
@@ -54,6 +67,10 @@ def main() -> None:
             state, result = play_game(game, bots, seed)
             record = hashlib.sha256(json.dumps(state.to_json(), sort_keys=True).encode()).hexdigest()
             print(name, seed, result.actions, list(result.scores), record)
+        fresh = game.new_game(game.min_players, seed=3)
+        for label, call in bad_calls(fresh):
+            print(name, label, outcome(call))
+        assert fresh.to_json() == game.new_game(game.min_players, seed=3).to_json()
         searcher = make_bot("ismcts:60")
         position = game.new_game(game.min_players, seed=5)
         stats = searcher.search(position, Rng(9))  # type: ignore[attr-defined]

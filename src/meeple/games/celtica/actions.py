@@ -17,7 +17,7 @@ Actions are prebuilt singletons (the tables below), so legal_actions() allocates
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeGuard
+from typing import Any, TypeGuard
 
 from meeple.core.checks import whole_in_range
 from meeple.core.errors import IllegalAction, RecordError
@@ -53,7 +53,6 @@ class Play:
     colour: int
     cards: int
     experience: int
-    KIND: ClassVar[int] = KIND_PLAY
 
     @property
     def id(self) -> int:
@@ -69,7 +68,6 @@ class Take:
     """Take one part of this type from the display at a find site (C6)."""
 
     part: int
-    KIND: ClassVar[int] = KIND_TAKE
 
     @property
     def id(self) -> int:
@@ -84,7 +82,6 @@ class GiveUp:
     """Give up one of your parts of this type at a ruin (C7)."""
 
     part: int
-    KIND: ClassVar[int] = KIND_GIVE
 
     @property
     def id(self) -> int:
@@ -99,7 +96,6 @@ class Cult:
     """At a cult site, draw a druid card (and owe it next turn) or not (C8)."""
 
     draw: bool
-    KIND: ClassVar[int] = KIND_CULT
 
     @property
     def id(self) -> int:
@@ -115,7 +111,6 @@ class Swap:
 
     give: int
     take: int
-    KIND: ClassVar[int] = KIND_SWAP
 
     @property
     def id(self) -> int:
@@ -130,7 +125,6 @@ class Buy:
     """End phase: two experience cards take a part from the display (C11)."""
 
     part: int
-    KIND: ClassVar[int] = KIND_BUY
 
     @property
     def id(self) -> int:
@@ -144,7 +138,6 @@ class Buy:
 class Done:
     """End phase: stop spending experience cards (C11)."""
 
-    KIND: ClassVar[int] = KIND_DONE
 
     @property
     def id(self) -> int:
@@ -189,6 +182,8 @@ assert len(BY_ID) == NUM_ACTIONS and all(a.id == i for i, a in enumerate(BY_ID))
 
 #: Every action class, for `isinstance` checks.
 ACTION_TYPES = (Play, Take, GiveUp, Cult, Swap, Buy, Done)
+#: Each action class's kind (KIND_PLAY ... KIND_DONE), what the phase allows (C5-C11).
+KIND_OF: dict[type, int] = {kind: number for number, kind in enumerate(ACTION_TYPES)}
 
 
 def action_id(action: object) -> int:

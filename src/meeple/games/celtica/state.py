@@ -27,6 +27,7 @@ from meeple.games.celtica.actions import (
     KIND_CULT,
     KIND_DONE,
     KIND_GIVE,
+    KIND_OF,
     KIND_PLAY,
     KIND_SWAP,
     KIND_TAKE,
@@ -206,7 +207,7 @@ class CelticaState(State[Action]):
             raise IllegalAction("C5", f"{action!r} is not a Celtica action")
         phase = self.phase
         p = self.current
-        kind = action.KIND
+        kind = KIND_OF[type(action)]
         if phase == END_PHASE:
             if kind not in (KIND_SWAP, KIND_BUY, KIND_DONE):
                 raise IllegalAction("C11", "the game is in its end phase: swap, buy or done")
