@@ -85,6 +85,20 @@ def test_compiled_and_pure_runs_give_identical_games_searches_and_errors():
     assert runs["0"][1:] == runs["1"][1:]
 
 
+def test_both_builds_read_the_same_field_types_of_every_state():
+    """A compiled state class keeps only erased annotations; `declared_types` reads its source, so
+    the codecs and `clone` are built from the same types as in the pure build."""
+    code = ("from meeple.core.registry import games, load\n"
+            "from meeple.core.statefields import declared_types\n"
+            "for name in games():\n"
+            "    cls = load(name).state_class\n"
+            "    print(name, cls.__module__, sorted((k, repr(v)) for k, v in declared_types(cls).items()))")
+    compiled, pure = run(code, pure=False), run(code, pure=True)
+    assert compiled.returncode == 0, compiled.stderr
+    assert "list[list[int]]" in compiled.stdout  # Triqueta's towers, not the erased `list`
+    assert compiled.stdout == pure.stdout
+
+
 @pytest.fixture
 def copied_tree(tmp_path: Path) -> Path:
     """A copy of the built source tree (compiled files and their manifest included)."""
