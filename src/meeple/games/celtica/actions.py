@@ -183,7 +183,8 @@ assert len(BY_ID) == NUM_ACTIONS and all(a.id == i for i, a in enumerate(BY_ID))
 #: Every action class, for `isinstance` checks.
 ACTION_TYPES = (Play, Take, GiveUp, Cult, Swap, Buy, Done)
 #: Each action class's kind (KIND_PLAY ... KIND_DONE), what the phase allows (C5-C11).
-KIND_OF: dict[type, int] = {kind: number for number, kind in enumerate(ACTION_TYPES)}
+KIND_OF: dict[type, int] = {Play: KIND_PLAY, Take: KIND_TAKE, GiveUp: KIND_GIVE, Cult: KIND_CULT, Swap: KIND_SWAP,
+                            Buy: KIND_BUY, Done: KIND_DONE}
 
 
 def action_id(action: object) -> int:
