@@ -16,18 +16,9 @@ from typing import Any, ClassVar, Self
 
 from meeple.core.checks import whole_in_range
 from meeple.core.errors import IllegalAction, RecordError
-from meeple.core.protocol import (
-    Event,
-    Game,
-    OptionSpec,
-    State,
-    check_action_id,
-    check_observer,
-    check_seat,
-    winners_by_key,
-)
+from meeple.core.protocol import Event, Game, OptionSpec, check_action_id, winners_by_key
 from meeple.core.rng import Rng
-from meeple.core.statefields import game_state
+from meeple.core.state import State, check_observer, check_seat
 
 DECK = 16
 HAND = 3
@@ -42,7 +33,6 @@ class Play:
         return {"type": "play", "card": self.card}
 
 
-@game_state
 class ToyState(State[Play]):
     """The protocol's smallest game: every field declared once, JSON and clone derived."""
 

@@ -13,9 +13,10 @@ from meeple.ai.bots import Bot, make_bot
 from meeple.ai.match import play_game
 from meeple.core.conformance import canonical, random_position
 from meeple.core.observation import Observation
-from meeple.core.protocol import Action, State
+from meeple.core.protocol import Action
 from meeple.core.registry import games as game_names
 from meeple.core.rng import Rng
+from meeple.core.state import State
 
 
 def _position(name: str, players: int, seed: int, depth: int) -> State[Any]:

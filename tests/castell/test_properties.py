@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meeple.core.conformance import canonical, check_random_game
-from meeple.core.protocol import State
 from meeple.core.rng import Rng
+from meeple.core.state import State
 from meeple.games.castell import actions as A
 from meeple.games.castell.legality import PHASE_FESTIVAL
 from meeple.games.castell.state import CastellState

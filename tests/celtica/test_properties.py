@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meeple.core.conformance import canonical, check_random_game
-from meeple.core.protocol import State
+from meeple.core.state import State
 from meeple.games.celtica.codec import component_totals
 from meeple.games.celtica.phases import PLAY_PHASE
 from meeple.games.celtica.state import CelticaState

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from meeple.core.conformance import canonical
-from meeple.core.protocol import State
 from meeple.core.registry import games as game_names
 from meeple.core.rng import Rng
+from meeple.core.state import State
 from meeple.server.botpool import BotPool
 from meeple.server.models import CreateTable, SeatSpec
 from meeple.server.sqlite_store import SQLiteStore

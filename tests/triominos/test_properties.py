@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meeple.core.conformance import check_random_game
-from meeple.core.protocol import State
+from meeple.core.state import State
 from meeple.games.triominos.actions import Place
 from meeple.games.triominos.components import FIT, NUM_TILES, ROTATIONS, shown
 from meeple.games.triominos.geometry import CORNERS, EDGE_NBR, ORIGIN, TOUCH

@@ -39,9 +39,10 @@ from meeple.ai.match import derive_seed, play_game
 from meeple.ai.ratings import mean_ci95, openskill_ratings, ranks_from_results, wilson_ci95
 from meeple.core.errors import OptionError
 from meeple.core.observation import Observation
-from meeple.core.protocol import Action, State
+from meeple.core.protocol import Action
 from meeple.core.registry import load
 from meeple.core.rng import Rng
+from meeple.core.state import State
 
 
 def seatings(num_bots: int, players: int) -> list[tuple[int, ...]]:

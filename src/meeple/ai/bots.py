@@ -15,9 +15,10 @@ from typing import Any
 
 from meeple.core.errors import OptionError
 from meeple.core.observation import Observation
-from meeple.core.protocol import Action, State
+from meeple.core.protocol import Action
 from meeple.core.registry import heuristics
 from meeple.core.rng import Rng
+from meeple.core.state import State
 
 
 class Bot(ABC):

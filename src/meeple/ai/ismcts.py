@@ -29,9 +29,10 @@ from typing import Any
 from meeple.ai.bots import Bot, register_bot
 from meeple.core.errors import OptionError
 from meeple.core.observation import Observation
-from meeple.core.protocol import Action, SearchTuning, State
+from meeple.core.protocol import Action, SearchTuning
 from meeple.core.registry import heuristics, load
 from meeple.core.rng import Rng
+from meeple.core.state import State
 from meeple.core.values import rebuild_by_fields
 
 

@@ -10,9 +10,10 @@ from typing import Any, TypeVar
 
 from meeple.ai.bots import Bot
 from meeple.core.observation import Observation
-from meeple.core.protocol import Game, State
+from meeple.core.protocol import Game
 from meeple.core.rng import Rng
 from meeple.core.shares import win_shares
+from meeple.core.state import State
 
 T = TypeVar("T")
 

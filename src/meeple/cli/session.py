@@ -23,8 +23,9 @@ from meeple.ai.bots import Bot
 from meeple.ai.match import seat_streams
 from meeple.cli.render import action_label, breakdown_table, catalog, renderer
 from meeple.core.observation import Observation
-from meeple.core.protocol import Action, Event, State
+from meeple.core.protocol import Action, Event
 from meeple.core.record import GameRecord
+from meeple.core.state import State
 from meeple.core.text import event_text
 
 #: Erase the screen, then the scrollback (xterm's ED 3, understood by the common terminals),

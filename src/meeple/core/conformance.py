@@ -14,8 +14,9 @@ from itertools import islice
 from typing import Any
 
 from meeple.core.errors import IllegalAction
-from meeple.core.protocol import Game, State, StateT
+from meeple.core.protocol import Game, StateT
 from meeple.core.rng import Rng
+from meeple.core.state import State
 
 
 def canonical(obj: Any) -> str:

@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from typing import Any, Generic
 
 from meeple.core.errors import OptionError
-from meeple.core.protocol import ActionT, Game, State
+from meeple.core.protocol import ActionT, Game
 from meeple.core.rng import Rng
+from meeple.core.state import State
 
 #: The seed of the one sample an observation draws.
 SAMPLE_SEED = 0x0B5E_4A71_0F5E_A7ED

@@ -1,21 +1,23 @@
 """The game protocol every meeple game implements.
 
-A `Game` describes a game (players, options, action space) and makes `State`s. A `State` is a
-complete position, hidden information included; what a seat may see comes out only through
-`view(seat)` and the events returned by `apply`. See docs/architecture.md for the contract.
+A `Game` describes a game (players, options, action space) and makes `State`s
+(meeple.core.state). A `State` is a complete position, hidden information included; what a seat
+may see comes out only through `view(seat)` and the events returned by `apply`. See
+docs/architecture.md for the contract.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from meeple.core.errors import IllegalAction, OptionError, RecordError
-from meeple.core.rng import Rng, seed_from
-from meeple.core.shares import win_shares
-from meeple.core.statefields import CONTEXT, SHARED, decode_state, encode_state
+from meeple.core.rng import seed_from
+
+if TYPE_CHECKING:
+    from meeple.core.state import State
 
 
 class Action(Protocol):
@@ -212,155 +214,6 @@ class Game(ABC, Generic[StateT, ActionT]):
             raise
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise RecordError(f"malformed {self.title} state: {exc!r}") from None
-
-
-@dataclass(slots=True, eq=False, repr=False)
-class State(ABC, Generic[ActionT]):
-    """A complete game position. Mutable: `apply`/`step` change it in place; `clone` copies.
-
-    Game states are `@game_state` dataclasses: these five fields come first, then the game's
-    own, each declared once with its type (see meeple.core.statefields). `current` is the seat
-    to act and `over` the one game-over flag of every game."""
-
-    game: Game[Any, Any] = field(metadata=CONTEXT)
-    num_players: int
-    options: dict[str, Any] = field(metadata=SHARED)
-    current: int
-    over: bool
-
-    # -- construction ---------------------------------------------------------------------------
-    @classmethod
-    @abstractmethod
-    def initial(
-        cls: type[StateT], game: Game[Any, Any], num_players: int, seed: int, options: dict[str, Any]
-    ) -> StateT:
-        """The position at the start of a game (set-up done) from validated arguments."""
-
-    # -- whose turn, and what they may do -----------------------------------------------------
-    @property
-    def current_player(self) -> int | None:
-        """The seat to act, or None when the game is over."""
-        return None if self.over else self.current
-
-    @property
-    def is_terminal(self) -> bool:
-        """The game is over (the one game-over flag, `over`)."""
-        return self.over
-
-    @abstractmethod
-    def legal_actions(self) -> list[ActionT]:
-        """Every legal action of the current player, in a fixed order."""
-
-    @abstractmethod
-    def action_id(self, action: ActionT) -> int:
-        """The integer id of `action` in [0, num_actions)."""
-
-    @abstractmethod
-    def action_from_id(self, action_id: int) -> ActionT:
-        """The action with this id in this position (raises IllegalAction if out of range)."""
-
-    def legal_action_ids(self) -> list[int]:
-        return [self.action_id(a) for a in self.legal_actions()]
-
-    # -- changing the state -------------------------------------------------------------------
-    def apply(self, action: ActionT) -> list[Event]:
-        """Perform `action` completely and say what happened, or raise IllegalAction and change
-        nothing."""
-        if self.current_player is None:
-            raise IllegalAction("end", "the game is over")
-        self._check(action)
-        log: list[Event] = []
-        self._do(action, log)
-        return log
-
-    def apply_id(self, action_id: int) -> list[Event]:
-        return self.apply(self.action_from_id(action_id))
-
-    def step(self, action: ActionT) -> None:
-        """Perform an action already known to be legal, without events: the fast path for
-        search and simulation. Never call it with an unchecked action."""
-        self._do(action, None)
-
-    def _check(self, action: ActionT) -> None:
-        """Raise IllegalAction (naming the rule) unless `action` is legal now. Games override
-        this to give precise reasons; the default compares with `legal_actions()`."""
-        if action not in self.legal_actions():
-            raise IllegalAction("rules", f"{action!r} is not a legal move now")
-
-    @abstractmethod
-    def _do(self, action: ActionT, log: list[Event] | None) -> None:
-        """Perform a legal action; append events to `log` unless it is None."""
-
-    # -- results ------------------------------------------------------------------------------
-    @abstractmethod
-    def scores(self) -> list[int]:
-        """Each seat's score so far (final once terminal)."""
-
-    @abstractmethod
-    def score_breakdown(self) -> list[dict[str, Any]]:
-        """Per seat, the parts that make up its score (keys are catalog names)."""
-
-    @abstractmethod
-    def winners(self) -> list[int]:
-        """Seats that win (several on a shared win); [] while the game is running."""
-
-    def rewards(self) -> list[float]:
-        """Search reward per seat: winners share 1, the rest get 0."""
-        return win_shares(self.winners(), self.num_players)
-
-    # -- information --------------------------------------------------------------------------
-    @abstractmethod
-    def view(self, player: int | None) -> dict[str, Any]:
-        """Everything `player` may see and nothing else, JSON-safe; None is a spectator."""
-
-    @abstractmethod
-    def determinize(self: StateT, observer: int, rng: Rng) -> StateT:
-        """A full state consistent with what `observer` has seen, every unseen thing re-sampled."""
-
-    def clone(self: StateT) -> StateT:
-        """An independent copy. `@game_state` generates it from the fields, so only a class
-        that is not a game state lands here."""
-        raise TypeError(f"{type(self).__name__} is not a @game_state class: it has no clone()")
-
-    # -- serialization --------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        """The complete state, hidden information included (for saving, not for players)."""
-        return {"game": self.game.name, **encode_state(self)}
-
-    @classmethod
-    def from_json(cls: type[StateT], game: Game[Any, Any], obj: dict[str, Any]) -> StateT:
-        """Decode `to_json()`'s form: every field type-checked, then `validate()`."""
-        players = obj.get("num_players")
-        options = obj.get("options")
-        try:
-            game.check_players(players)  # type: ignore[arg-type]
-            if not isinstance(options, dict):
-                raise OptionError(f"options must be an object, not {options!r}")
-            options = game.resolve_options(options)
-            game.check_options(players, options)  # type: ignore[arg-type]
-        except OptionError as exc:
-            raise RecordError(f"{game.title} state: {exc}") from None
-        given = {"game": game, "num_players": players, "options": options}
-        state = decode_state(cls, obj, given, f"{game.title} state")
-        state.validate()
-        return state
-
-    def validate(self) -> None:
-        """Raise RecordError naming the field unless this (just decoded) state is consistent:
-        ranges, components conserved, whose turn. Called by `from_json` after the type checks."""
-
-
-def check_seat(state: State[Any], seat: object) -> int | None:
-    """`seat` if it is a seat of this game or None (a spectator), else OptionError: the argument
-    of `view`. It arrives as any object, so compiled and pure code refuse the same values."""
-    return None if seat is None else check_observer(state, seat)
-
-
-def check_observer(state: State[Any], seat: object) -> int:
-    """`seat` if it is a seat of this game, else OptionError: the argument of `determinize`."""
-    if type(seat) is not int or not 0 <= seat < state.num_players:
-        raise OptionError(f"no seat {seat!r} in a {state.num_players}-player game")
-    return seat
 
 
 def check_action_id(action_id: object, count: int, title: str) -> int:

@@ -16,8 +16,9 @@ from typing import Any
 from meeple.core.checks import whole_in_range
 from meeple.core.errors import MeepleError, RecordError
 from meeple.core.jsonio import read_json_file
-from meeple.core.protocol import Action, State
+from meeple.core.protocol import Action
 from meeple.core.registry import games, load
+from meeple.core.state import State
 
 FORMAT = "meeple-record"
 VERSION = 1

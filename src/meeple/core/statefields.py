@@ -1,59 +1,68 @@
 """A game state's fields, declared once, drive its JSON form, its validation on load and `clone`.
 
-A state class is a slotted dataclass made by `@game_state`. Each field's type annotation is
-all the codec needs: `int`, `bool`, `str`, `float`, `X | None`, `list[X]`, `tuple[X, ...]`,
-fixed `tuple[X, Y]`, `dict[str, X]`, `Any` (a JSON value the engine never changes in place), and
-classes with `to_json()` / `from_json(obj)` (and `clone()` when mutable). From those types:
+A state class (a subclass of meeple.core.state.State) declares each field as a class annotation.
+Its type is all the codec needs: `int`, `bool`, `str`, `float`, `X | None`, `list[X]`,
+`tuple[X, ...]`, fixed `tuple[X, Y]`, `dict[str, X]`, `Any` (a JSON value the engine never
+changes in place), and classes with `to_json()` / `from_json(obj)` (and `clone()` when mutable).
+From those types:
 
 - `encode_state` writes every saved field in declaration order;
 - `decode_state` reads them back, checking each value against its type and naming the field
   (`towers[2][3]: expected a whole number, not 'x'`) in a `RecordError`;
-- `clone` is generated code that copies each field as deep as its type is mutable and shares
-  the rest, as fast as a hand-written one (nothing is copied generically).
+- `clone_state` runs generated code that copies each field as deep as its type is mutable and
+  shares the rest, as fast as a hand-written copy (nothing is copied generically).
 
-A slotted dataclass is a new class object built after the body ran, so a method of a game
-state must not call bare `super()` (its hidden `__class__` cell names the discarded class and
-Python raises TypeError); name the base explicitly (`State.from_json(...)`) or keep the logic in
-the state's own module.
-
-Fields marked `derived()` are not saved; the state's `__post_init__` computes them, after
-`__init__` and after decoding alike. Fields marked `shared()` are not copied by `clone` (data
-the engine never changes in place, such as loaded components).
+Three markers wrap a field's type: `Derived[X]` is not saved and not a constructor argument (the
+state's `__post_init__` computes it, after construction and after decoding alike); `Shared[X]`
+is saved but not copied by `clone` (data the engine never changes in place, such as loaded
+components); `Context[X]` is neither saved nor copied (the game object). They are
+`typing.Annotated`, so type checkers and mypyc see plain `X`, and the state classes stay plain
+classes, which mypyc compiles as native classes (no decorator, no dataclass).
 """
 
 from __future__ import annotations
 
 import ast
-import dataclasses
+import importlib.machinery
 import sys
 import types
 import typing
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Literal, TypeVar, dataclass_transform
+from typing import Annotated, Any, TypeVar
 
 from meeple.core.errors import RecordError
 
 T = TypeVar("T")
 
-_SAVED = "meeple_saved"
-_SHARED = "meeple_shared"
+
+class _Role:
+    """How a marked field is treated: saved in the JSON form, copied by clone, a constructor
+    argument."""
+
+    __slots__ = ("name", "saved", "shared", "init")
+
+    def __init__(self, name: str, saved: bool, shared: bool, init: bool) -> None:
+        self.name = name
+        self.saved = saved
+        self.shared = shared
+        self.init = init
+
+    def __repr__(self) -> str:
+        return self.name
 
 
-#: Field metadata of the protocol's own context fields (the game): shared, and not saved.
-CONTEXT = {_SAVED: False, _SHARED: True}
-#: Field metadata of a field that clones share (see `shared`).
-SHARED = {_SHARED: True}
+_PLAIN = _Role("Plain", saved=True, shared=False, init=True)
+_DERIVED = _Role("Derived", saved=False, shared=True, init=False)
+_SHARED = _Role("Shared", saved=True, shared=True, init=True)
+_CONTEXT = _Role("Context", saved=False, shared=True, init=True)
 
-
-def derived(*, init: Literal[False] = False) -> Any:
-    """A field computed by `__post_init__` from the others: not saved, not an `__init__` argument."""
-    return dataclasses.field(init=init, metadata={_SAVED: False})
-
-
-def shared(*, init: bool = True) -> Any:
-    """A field that `clone` shares instead of copying: the engine never changes it in place."""
-    return dataclasses.field(init=init, metadata=SHARED)
+#: A field computed by `__post_init__` from the others: not saved, not a constructor argument.
+Derived = Annotated[T, _DERIVED]
+#: A field that `clone` shares instead of copying: the engine never changes it in place.
+Shared = Annotated[T, _SHARED]
+#: The protocol's own context field (the game): shared, and not saved.
+Context = Annotated[T, _CONTEXT]
 
 
 class _Codec:
@@ -251,27 +260,32 @@ def _object(kind: type) -> _Codec:
 class _Field:
     __slots__ = ("name", "codec", "saved", "shared", "init")
 
-    def __init__(self, name: str, codec: _Codec, saved: bool, shared: bool, init: bool) -> None:
+    def __init__(self, name: str, codec: _Codec, role: _Role) -> None:
         self.name = name
         self.codec = codec
-        self.saved = saved
-        self.shared = shared
-        self.init = init
+        self.saved = role.saved
+        self.shared = role.shared
+        self.init = role.init
+
+
+_FIELDS: dict[type, list[_Field]] = {}
 
 
 def _fields(cls: type) -> list[_Field]:
-    found: list[_Field] | None = cls.__dict__.get("_meeple_fields")
+    """The declared fields of a state class, the base's first (computed once per class: a
+    compiled class cannot hold extra attributes, so they are kept here)."""
+    found = _FIELDS.get(cls)
     if found is not None:
         return found
-    hints = declared_types(cls)
     out = []
-    for f in dataclasses.fields(cls):
-        saved = f.metadata.get(_SAVED, True)
-        is_shared = f.metadata.get(_SHARED, False)
-        hint = hints[f.name]
-        codec = _codec(hint, f"{cls.__name__}.{f.name}") if saved else _Codec(None, _any_decode, None)
-        out.append(_Field(f.name, codec, saved, is_shared, f.init))
-    type.__setattr__(cls, "_meeple_fields", out)
+    for name, hint in declared_types(cls).items():
+        role = _PLAIN
+        if typing.get_origin(hint) is Annotated:
+            role = next((m for m in hint.__metadata__ if isinstance(m, _Role)), _PLAIN)
+            hint = hint.__origin__
+        codec = _codec(hint, f"{cls.__name__}.{name}") if role.saved else _Codec(None, _any_decode, None)
+        out.append(_Field(name, codec, role))
+    _FIELDS[cls] = out
     return out
 
 
@@ -279,8 +293,8 @@ def _source_annotations(cls: type) -> dict[str, str] | None:
     """The field annotations written in `cls`'s body, read from its module's `.py` source, or
     None when the class is not compiled (its own `__annotations__` are then intact)."""
     module = sys.modules[cls.__module__]
-    path = Path(module.__file__ or "")
-    if path.suffix == ".py":
+    path = Path(getattr(module, "__file__", None) or "")
+    if not path.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
         return None
     source = path.with_name(path.name.split(".", 1)[0] + ".py")
     tree = ast.parse(source.read_text(encoding="utf-8"))
@@ -300,11 +314,12 @@ def declared_types(cls: type) -> dict[str, Any]:
     both builds therefore see the same declarations."""
     hints: dict[str, Any] = {}
     for klass in reversed(cls.__mro__):
-        if klass is object or "__annotations__" not in klass.__dict__:
+        if klass is object:
             continue
-        written = _source_annotations(klass)
+        written = _source_annotations(klass)  # a native class has no `__annotations__` at all
         if written is None:
-            hints.update(typing.get_type_hints(klass))
+            if "__annotations__" in klass.__dict__:
+                hints.update(typing.get_type_hints(klass, include_extras=True))
             continue
         namespace = vars(sys.modules[klass.__module__])
         hints.update({name: eval(text, namespace) for name, text in written.items()})
@@ -313,32 +328,46 @@ def declared_types(cls: type) -> dict[str, Any]:
 
 def _build_clone(cls: type) -> Callable[[Any], Any]:
     """Generated `clone`: one assignment per field, as deep as the field's type is mutable."""
-    lines = ["def clone(self):", "    s = _new(_cls)"]
+    lines = ["def clone(self):", "    s = _cls()"]
     for f in _fields(cls):
         if f.shared or f.codec.copy is None:
             lines.append(f"    s.{f.name} = self.{f.name}")
         else:
             lines.append(f"    s.{f.name} = " + f.codec.copy(f"self.{f.name}"))
     lines.append("    return s")
-    namespace: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    namespace: dict[str, Any] = {"_cls": cls}
     exec(compile("\n".join(lines), f"<clone of {cls.__qualname__}>", "exec"), namespace)
     clone: Callable[[Any], Any] = namespace["clone"]
     clone.__qualname__ = f"{cls.__qualname__}.clone"
-    clone.__doc__ = "An independent copy: every field copied as deep as its type is mutable."
     return clone
 
 
-@dataclass_transform(eq_default=False, field_specifiers=(dataclasses.field, derived, shared))
-def game_state(cls: type[T]) -> type[T]:
-    """Make `cls` a slotted dataclass whose annotated fields drive JSON, validation and clone.
+_CLONES: dict[type, Callable[[Any], Any]] = {}
 
-    A class that writes its own `clone` keeps it (do so only where a benchmark shows it matters,
-    with a test that it copies every field)."""
-    made = dataclasses.dataclass(slots=True, eq=False, repr=False)(cls)
-    _fields(made)
-    if "clone" not in cls.__dict__:
-        type.__setattr__(made, "clone", _build_clone(made))
-    return made
+
+def clone_state(state: T) -> T:
+    """An independent copy of `state`: every field copied as deep as its type is mutable."""
+    kind = type(state)
+    clone = _CLONES.get(kind)
+    if clone is None:
+        clone = _CLONES[kind] = _build_clone(kind)
+    return clone(state)  # type: ignore[no-any-return]
+
+
+def fill_state(state: Any, given: dict[str, Any]) -> None:
+    """Set a new state's fields from constructor arguments, then run its `__post_init__`. Every
+    field but the derived ones must be given, and nothing else (a TypeError names the first
+    that is not)."""
+    fields = _fields(type(state))
+    wanted = [f.name for f in fields if f.init]
+    unknown = sorted(set(given) - set(wanted))
+    if unknown:
+        raise TypeError(f"{type(state).__name__}() got an unexpected field {unknown[0]!r}")
+    for name in wanted:
+        if name not in given:
+            raise TypeError(f"{type(state).__name__}() is missing the field {name!r}")
+        setattr(state, name, given[name])
+    state.__post_init__()
 
 
 def encode_state(state: Any) -> dict[str, Any]:
@@ -360,7 +389,7 @@ def decode_state(cls: type[T], obj: dict[str, Any], given: dict[str, Any], what:
     unknown = sorted(set(obj) - expected - {"game"})
     if unknown:
         raise RecordError(f"{what}: unknown field {unknown[0]!r}")
-    state = object.__new__(cls)
+    state = cls()
     for f in fields:
         if f.name in given:
             value = given[f.name]
@@ -373,10 +402,8 @@ def decode_state(cls: type[T], obj: dict[str, Any], given: dict[str, Any], what:
                 value = f.codec.decode(obj[f.name], f.name)
             except RecordError as exc:
                 raise RecordError(f"{what}: {exc}") from None
-        object.__setattr__(state, f.name, value)
-    post_init = getattr(state, "__post_init__", None)
-    if post_init is not None:
-        post_init()
+        setattr(state, f.name, value)
+    state.__post_init__()  # type: ignore[attr-defined]
     return state
 
 

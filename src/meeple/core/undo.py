@@ -25,9 +25,10 @@ from typing import Any
 
 from meeple.core.conformance import canonical
 from meeple.core.errors import IllegalAction
-from meeple.core.protocol import Action, Event, State
+from meeple.core.protocol import Action, Event
 from meeple.core.record import GameRecord
 from meeple.core.rng import Rng
+from meeple.core.state import State
 
 #: Determinized samples per seat whose views and events are compared with the real outcome. A
 #: random refill or reshuffle almost never comes out the same by chance, so three are plenty.

@@ -23,8 +23,8 @@ from meeple.ai.bots import Bot, make_bot, split_bot_specs
 from meeple.ai.match import seat_streams
 from meeple.core.errors import MeepleError
 from meeple.core.observation import Observation
-from meeple.core.protocol import State
 from meeple.core.registry import games, load
+from meeple.core.state import State
 from meeple.envs.spaces import action_mask, observation_shape, observe
 
 ILLEGAL_REWARD = -1.0

@@ -18,8 +18,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from meeple.core.protocol import State
 from meeple.core.registry import load
+from meeple.core.state import State
 from meeple.envs.spaces import action_mask, observation_shape, observe
 
 

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from meeple.core.protocol import Game, State
+from meeple.core.protocol import Game
+from meeple.core.state import State
 
 
 def encoder(game: Game[Any, Any]) -> ModuleType:

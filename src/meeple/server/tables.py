@@ -22,9 +22,10 @@ from typing import Any, Protocol, TypeVar
 from meeple.ai.bots import make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.observation import Observation
-from meeple.core.protocol import Event, Game, State
+from meeple.core.protocol import Event, Game
 from meeple.core.record import GameRecord
 from meeple.core.registry import load
+from meeple.core.state import State
 from meeple.core.undo import undo_start
 from meeple.server import clock
 from meeple.server.botpool import BotPool, bot_seed

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from meeple.core.protocol import Event, State
+from meeple.core.protocol import Event
+from meeple.core.state import State
 
 
 def legal_moves(state: State[Any], seat: int | None) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from meeple.core.errors import OptionError
 from meeple.core.i18n import Catalog
-from meeple.core.protocol import State
+from meeple.core.state import State
 
 
 def renderer(game_name: str) -> ModuleType:

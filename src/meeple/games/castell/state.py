@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any, Self
 
 from meeple.core.errors import DataError, IllegalAction, RecordError
-from meeple.core.protocol import Event, Game, State, winners_by_key
+from meeple.core.protocol import Event, Game, winners_by_key
 from meeple.core.rng import Rng
-from meeple.core.statefields import derived, game_state
+from meeple.core.state import State
+from meeple.core.statefields import Derived
 from meeple.games.castell import actions as A
 from meeple.games.castell import codec, view
 from meeple.games.castell.actions import Action
@@ -51,7 +52,6 @@ from meeple.games.castell.towers.rules import COUNTS_LEN, MAX_SKILL, SIZES, SKIL
 NUM_SKILLS = len(SKILLS)
 
 
-@game_state
 class CastellState(State[Action]):
     """A complete Castell position (mutable; `clone` copies). Rules as implemented:
     docs/games/castell.md. Castellers are counted per size (lists of COUNTS_LEN, index 0
@@ -84,8 +84,8 @@ class CastellState(State[Action]):
     queue: list[int]  # seats still to decide on entering this round's festivals
     entries: list[tuple[int, int, Tower]]  # this round's entries: (seat, festival slot, tower)
     results: list[Any]  # per scored festival, a JSON object of what happened (never changed)
-    components: Components = derived()  # loaded from the option `components`, shared by clones
-    wheel_side: tuple[int, ...] = derived()  # the wheel's segments on the side in play
+    components: Derived[Components]  # loaded from the option `components`, shared by clones
+    wheel_side: Derived[tuple[int, ...]]  # the wheel's segments on the side in play
 
     def __post_init__(self) -> None:
         try:

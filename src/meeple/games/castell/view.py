@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from meeple.core.protocol import check_observer, check_seat
 from meeple.core.rng import Rng
+from meeple.core.state import check_observer, check_seat
 from meeple.games.castell.components import FIRST_FESTIVAL_ROUND, LAST_ROUND, NUM_REGIONS, REGIONS, SEG_ALL, TILE_KINDS
 from meeple.games.castell.legality import MOVE_USED, RECRUIT_USED, SPECIAL_USED, TRAIN_USED
 from meeple.games.castell.towers.cache import tallest

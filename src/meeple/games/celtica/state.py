@@ -14,9 +14,10 @@ from __future__ import annotations
 from typing import Any, Self
 
 from meeple.core.errors import IllegalAction
-from meeple.core.protocol import Event, Game, State
+from meeple.core.protocol import Event, Game
 from meeple.core.rng import Rng
-from meeple.core.statefields import derived, game_state
+from meeple.core.state import State
+from meeple.core.statefields import Derived
 from meeple.games.celtica import actions, codec, scoring, view
 from meeple.games.celtica.actions import (
     BUY,
@@ -68,7 +69,6 @@ PHASE_KIND = {PLAY_PHASE: KIND_PLAY, TAKE_PHASE: KIND_TAKE, GIVE_PHASE: KIND_GIV
 PHASE_RULE = {PLAY_PHASE: "C5", TAKE_PHASE: "C6", GIVE_PHASE: "C7", CULT_PHASE: "C8"}
 
 
-@game_state
 class CelticaState(State[Action]):
     """One game of Celtica. Rules as implemented: docs/games/celtica.md. Colours are ints 0-4
     (components.COLOURS), part types ints 0-8 (components.PARTS); `current` is the seat whose
@@ -99,10 +99,10 @@ class CelticaState(State[Action]):
     end_reason: str  # one of phases.END_REASONS, "" while the game runs (C10)
     end_queue: list[int]  # seats still to act in the end phase, the current one first (C11)
     rng: int  # Rng state for later reshuffles (C6, C7, C9)
-    board: Board = derived()  # the path named by options["board"] (C3)
-    goal: int = derived()  # the goal's index on the path
-    site_actions: tuple[int, ...] = derived()  # per location: components.START/FIND/RUIN/CULT
-    site_numbers: tuple[int, ...] = derived()  # per location: parts taken or given up, else 0
+    board: Derived[Board]  # the path named by options["board"] (C3)
+    goal: Derived[int]  # the goal's index on the path
+    site_actions: Derived[tuple[int, ...]]  # per location: components.START/FIND/RUIN/CULT
+    site_numbers: Derived[tuple[int, ...]]  # per location: parts taken or given up, else 0
 
     def __post_init__(self) -> None:
         board = load_board(self.options["board"])

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any, Self
 
 from meeple.core.errors import IllegalAction
-from meeple.core.protocol import Event, Game, State, winners_by_key
+from meeple.core.protocol import Event, Game, winners_by_key
 from meeple.core.rng import Rng
-from meeple.core.statefields import derived, game_state
+from meeple.core.state import State
+from meeple.core.statefields import Derived
 from meeple.games.triominos import actions, codec, view
 from meeple.games.triominos.actions import DRAW, PASS, STOP, Action, Draw, Pass, Place, Stop
 from meeple.games.triominos.components import NAME, NUM_TILES, SUM
@@ -37,7 +38,6 @@ def rack_size(num_players: int) -> int:
     return 9 if num_players == 2 else 7
 
 
-@game_state
 class TriominosState(State[Action]):
     """One game of Triominos (one round, or a match of rounds). Rules as implemented:
     docs/games/triominos.md. Tiles are their index in components.NUMS."""
@@ -57,9 +57,9 @@ class TriominosState(State[Action]):
     parts: list[list[list[int]]]  # per round, per seat, one amount per scoring.PARTS entry
     over_target: bool  # M10: some total exceeded the target at some point
     results: list[dict[str, Any]]  # per finished round: {"round", "end": "out"|"blocked", "player"}
-    drawn_tile_only: bool = derived()  # option (M6 variant), kept here for the legal-move loop
-    match: bool = derived()  # option (M10): rounds repeat until a total exceeds the target
-    target: int = derived()  # option (M10)
+    drawn_tile_only: Derived[bool]  # option (M6 variant), kept here for the legal-move loop
+    match: Derived[bool]  # option (M10): rounds repeat until a total exceeds the target
+    target: Derived[int]  # option (M10)
 
     def __post_init__(self) -> None:
         self.drawn_tile_only = self.options["drawn_tile_only"]

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from meeple.core.protocol import check_observer, check_seat
 from meeple.core.rng import Rng
+from meeple.core.state import check_observer, check_seat
 from meeple.games.triominos.components import NAME, shown
 from meeple.games.triominos.geometry import UP, cell_xyd
 from meeple.games.triominos.placements import Board

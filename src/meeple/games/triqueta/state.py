@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any, Self
 
 from meeple.core.errors import IllegalAction
-from meeple.core.protocol import Event, Game, State, winners_by_key
+from meeple.core.protocol import Event, Game, winners_by_key
 from meeple.core.rng import Rng
-from meeple.core.statefields import derived, game_state, shared
+from meeple.core.state import State
+from meeple.core.statefields import Derived, Shared
 from meeple.games.triqueta import actions, codec, view
 from meeple.games.triqueta.actions import (
     ACTION_ID,
@@ -49,7 +50,6 @@ from meeple.games.triqueta.scoring import (
 USED = -1
 
 
-@game_state
 class TriquetaState(State[Action]):
     """One game of Triqueta. Rules as implemented: docs/games/triqueta.md. An animal token is
     its index in components.ANIMALS."""
@@ -67,9 +67,9 @@ class TriquetaState(State[Action]):
     gone: list[int]  # T6: tokens left in a tower at a round's end, never seen
     pending: list[int]  # tokens the current player drew and has not dealt with (USED once done)
     used_kind: str  # T9: the kind of action already done with the first duo token, else ""
-    final: list[dict[str, Any]] | None = shared()  # T7 per seat {"added", "boxed"}, once over
-    duo: bool = derived()  # option (T9), kept here for the legal-move loop
-    players_in: int = derived()  # seats still in the round (not out)
+    final: Shared[list[dict[str, Any]] | None]  # T7 per seat {"added", "boxed"}, once over
+    duo: Derived[bool]  # option (T9), kept here for the legal-move loop
+    players_in: Derived[int]  # seats still in the round (not out)
 
     def __post_init__(self) -> None:
         self.duo = self.options["duo"]

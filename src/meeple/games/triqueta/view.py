@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from meeple.core.protocol import check_observer, check_seat
 from meeple.core.rng import Rng
+from meeple.core.state import check_observer, check_seat
 from meeple.games.triqueta.components import NUM_ANIMALS, TOKENS_PER_ANIMAL, TOWERS
 
 if TYPE_CHECKING:
