@@ -40,6 +40,7 @@ class State(Generic[ActionT], metaclass=ABCMeta):
     options: Shared[dict[str, Any]]
     current: int
     over: bool
+    __slots__ = tuple(__annotations__)  # the fields above: the pure build's instances have no dict
 
     def __init__(self, **fields: Any) -> None:
         """A state with these fields, every one of them given (a TypeError names a missing or

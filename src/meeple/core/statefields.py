@@ -326,48 +326,72 @@ def declared_types(cls: type) -> dict[str, Any]:
     return hints
 
 
-def _build_clone(cls: type) -> Callable[[Any], Any]:
-    """Generated `clone`: one assignment per field, as deep as the field's type is mutable."""
-    lines = ["def clone(self):", "    s = _cls()"]
-    for f in _fields(cls):
-        if f.shared or f.codec.copy is None:
-            lines.append(f"    s.{f.name} = self.{f.name}")
-        else:
-            lines.append(f"    s.{f.name} = " + f.codec.copy(f"self.{f.name}"))
-    lines.append("    return s")
-    namespace: dict[str, Any] = {"_cls": cls}
-    exec(compile("\n".join(lines), f"<clone of {cls.__qualname__}>", "exec"), namespace)
-    clone: Callable[[Any], Any] = namespace["clone"]
-    clone.__qualname__ = f"{cls.__qualname__}.clone"
-    return clone
+def _empty(cls: type) -> Callable[[], Any]:
+    """How to make an instance with no field set yet: `object.__new__` for an interpreted class
+    (no `__init__` call), the class itself for a compiled one (whose `__new__` always runs
+    `__init__`, which does nothing without fields)."""
+    try:
+        object.__new__(cls)
+    except TypeError:  # a native class: object.__new__ is not safe for it
+        return cls
+    return lambda: object.__new__(cls)
 
 
-_CLONES: dict[type, Callable[[Any], Any]] = {}
+class _Kit:
+    """The generated code of one state class: its constructor's body and its clone."""
+
+    __slots__ = ("empty", "init", "clone")
+
+    def __init__(self, cls: type) -> None:
+        fields = _fields(cls)
+        self.empty = _empty(cls)
+        init_names = [f.name for f in fields if f.init]
+        init = [f"def init(s, *, {', '.join(init_names)}):"]
+        init += [f"    s.{name} = {name}" for name in init_names]
+        init.append("    s.__post_init__()")
+        clone = ["def clone(self):", "    s = _empty()"]
+        for f in fields:
+            if f.shared or f.codec.copy is None:
+                clone.append(f"    s.{f.name} = self.{f.name}")
+            else:
+                clone.append(f"    s.{f.name} = " + f.codec.copy(f"self.{f.name}"))
+        clone.append("    return s")
+        namespace: dict[str, Any] = {"_empty": self.empty}
+        source = "\n".join(init) + "\n" + "\n".join(clone)
+        exec(compile(source, f"<fields of {cls.__qualname__}>", "exec"), namespace)
+        self.init: Callable[..., None] = namespace["init"]
+        self.clone: Callable[[Any], Any] = namespace["clone"]
+        self.init.__qualname__ = f"{cls.__qualname__}.__init__"
+        self.clone.__qualname__ = f"{cls.__qualname__}.clone"
+
+
+_KITS: dict[type, _Kit] = {}
+
+
+def _kit(cls: type) -> _Kit:
+    kit = _KITS.get(cls)
+    if kit is None:
+        kit = _KITS[cls] = _Kit(cls)
+        if kit.empty is not cls and "clone" not in cls.__dict__:
+            # An interpreted class (the pure build, a test's state) takes the generated clone as
+            # its own method, one call less; a compiled class cannot, and reaches it through
+            # State.clone.
+            type.__setattr__(cls, "clone", kit.clone)
+    return kit
 
 
 def clone_state(state: T) -> T:
     """An independent copy of `state`: every field copied as deep as its type is mutable."""
-    kind = type(state)
-    clone = _CLONES.get(kind)
-    if clone is None:
-        clone = _CLONES[kind] = _build_clone(kind)
-    return clone(state)  # type: ignore[no-any-return]
+    kit = _KITS.get(type(state)) or _kit(type(state))
+    return kit.clone(state)  # type: ignore[no-any-return]
 
 
 def fill_state(state: Any, given: dict[str, Any]) -> None:
-    """Set a new state's fields from constructor arguments, then run its `__post_init__`. Every
-    field but the derived ones must be given, and nothing else (a TypeError names the first
-    that is not)."""
-    fields = _fields(type(state))
-    wanted = [f.name for f in fields if f.init]
-    unknown = sorted(set(given) - set(wanted))
-    if unknown:
-        raise TypeError(f"{type(state).__name__}() got an unexpected field {unknown[0]!r}")
-    for name in wanted:
-        if name not in given:
-            raise TypeError(f"{type(state).__name__}() is missing the field {name!r}")
-        setattr(state, name, given[name])
-    state.__post_init__()
+    """Set a new state's fields from its constructor's keyword arguments, then run its
+    `__post_init__`. Every field but the derived ones must be given, and nothing else: Python's
+    own TypeError names the first that is not."""
+    kit = _KITS.get(type(state)) or _kit(type(state))
+    kit.init(state, **given)
 
 
 def encode_state(state: Any) -> dict[str, Any]:
@@ -389,7 +413,7 @@ def decode_state(cls: type[T], obj: dict[str, Any], given: dict[str, Any], what:
     unknown = sorted(set(obj) - expected - {"game"})
     if unknown:
         raise RecordError(f"{what}: unknown field {unknown[0]!r}")
-    state = cls()
+    state = (_KITS.get(cls) or _kit(cls)).empty()
     for f in fields:
         if f.name in given:
             value = given[f.name]

@@ -86,6 +86,7 @@ class CastellState(State[Action]):
     results: list[Any]  # per scored festival, a JSON object of what happened (never changed)
     components: Derived[Components]  # loaded from the option `components`, shared by clones
     wheel_side: Derived[tuple[int, ...]]  # the wheel's segments on the side in play
+    __slots__ = tuple(__annotations__)  # the fields above: the pure build's instances have no dict
 
     def __post_init__(self) -> None:
         try:

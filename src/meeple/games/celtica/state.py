@@ -103,6 +103,7 @@ class CelticaState(State[Action]):
     goal: Derived[int]  # the goal's index on the path
     site_actions: Derived[tuple[int, ...]]  # per location: components.START/FIND/RUIN/CULT
     site_numbers: Derived[tuple[int, ...]]  # per location: parts taken or given up, else 0
+    __slots__ = tuple(__annotations__)  # the fields above: the pure build's instances have no dict
 
     def __post_init__(self) -> None:
         board = load_board(self.options["board"])

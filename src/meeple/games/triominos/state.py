@@ -60,6 +60,7 @@ class TriominosState(State[Action]):
     drawn_tile_only: Derived[bool]  # option (M6 variant), kept here for the legal-move loop
     match: Derived[bool]  # option (M10): rounds repeat until a total exceeds the target
     target: Derived[int]  # option (M10)
+    __slots__ = tuple(__annotations__)  # the fields above: the pure build's instances have no dict
 
     def __post_init__(self) -> None:
         self.drawn_tile_only = self.options["drawn_tile_only"]

@@ -70,6 +70,7 @@ class TriquetaState(State[Action]):
     final: Shared[list[dict[str, Any]] | None]  # T7 per seat {"added", "boxed"}, once over
     duo: Derived[bool]  # option (T9), kept here for the legal-move loop
     players_in: Derived[int]  # seats still in the round (not out)
+    __slots__ = tuple(__annotations__)  # the fields above: the pure build's instances have no dict
 
     def __post_init__(self) -> None:
         self.duo = self.options["duo"]
