@@ -427,8 +427,9 @@ def decode_state(cls: type[T], obj: dict[str, Any], given: dict[str, Any], what:
             except RecordError as exc:
                 raise RecordError(f"{what}: {exc}") from None
         setattr(state, f.name, value)
-    state.__post_init__()  # type: ignore[attr-defined]
-    return state
+    state.__post_init__()
+    made: T = state
+    return made
 
 
 def field_names(cls: type) -> list[str]:
