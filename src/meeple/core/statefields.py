@@ -346,9 +346,10 @@ class _Kit:
         fields = _fields(cls)
         self.empty = _empty(cls)
         init_names = [f.name for f in fields if f.init]
-        init = [f"def init(s, *, {', '.join(init_names)}):"]
-        init += [f"    s.{name} = {name}" for name in init_names]
-        init.append("    s.__post_init__()")
+        init = ["def init(s, f):", "    try:"]
+        init += [f"        s.{name} = f[{name!r}]" for name in init_names]
+        init += ["    except KeyError:", "        _wrong(s, f)",
+                 f"    if len(f) != {len(init_names)}:", "        _wrong(s, f)", "    s.__post_init__()"]
         clone = ["def clone(self):", "    s = _empty()"]
         for f in fields:
             if f.shared or f.codec.copy is None:
@@ -356,10 +357,10 @@ class _Kit:
             else:
                 clone.append(f"    s.{f.name} = " + f.codec.copy(f"self.{f.name}"))
         clone.append("    return s")
-        namespace: dict[str, Any] = {"_empty": self.empty}
+        namespace: dict[str, Any] = {"_empty": self.empty, "_wrong": _wrong_fields}
         source = "\n".join(init) + "\n" + "\n".join(clone)
         exec(compile(source, f"<fields of {cls.__qualname__}>", "exec"), namespace)
-        self.init: Callable[..., None] = namespace["init"]
+        self.init: Callable[[Any, dict[str, Any]], None] = namespace["init"]
         self.clone: Callable[[Any], Any] = namespace["clone"]
         self.init.__qualname__ = f"{cls.__qualname__}.__init__"
         self.clone.__qualname__ = f"{cls.__qualname__}.clone"
@@ -386,12 +387,23 @@ def clone_state(state: T) -> T:
     return kit.clone(state)  # type: ignore[no-any-return]
 
 
+def _wrong_fields(state: Any, given: dict[str, Any]) -> None:
+    """The TypeError for constructor arguments that are not exactly the fields to give."""
+    name = type(state).__name__
+    wanted = [f.name for f in _fields(type(state)) if f.init]
+    missing = [field for field in wanted if field not in given]
+    if missing:
+        raise TypeError(f"{name}() is missing the field {missing[0]!r}")
+    unknown = sorted(set(given) - set(wanted))
+    raise TypeError(f"{name}() got an unexpected field {unknown[0]!r}")
+
+
 def fill_state(state: Any, given: dict[str, Any]) -> None:
     """Set a new state's fields from its constructor's keyword arguments, then run its
-    `__post_init__`. Every field but the derived ones must be given, and nothing else: Python's
-    own TypeError names the first that is not."""
+    `__post_init__`. Every field but the derived ones must be given, and nothing else (a
+    TypeError names the first that is not)."""
     kit = _KITS.get(type(state)) or _kit(type(state))
-    kit.init(state, **given)
+    kit.init(state, given)
 
 
 def encode_state(state: Any) -> dict[str, Any]:
