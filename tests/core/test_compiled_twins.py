@@ -85,6 +85,25 @@ def test_compiled_and_pure_runs_give_identical_games_searches_and_errors():
     assert runs["0"][1:] == runs["1"][1:]
 
 
+def test_every_game_state_compiles_as_a_native_class():
+    """Native classes (typed C attributes) are what the speed goals rest on; a decorator or a
+    dataclass on a state class would silently make it an ordinary, several times slower one.
+    A native class refuses `object.__new__`; the pure class of the same name accepts it."""
+    code = ("from meeple.core.registry import games, load\n"
+            "for name in games():\n"
+            "    cls = load(name).state_class\n"
+            "    try:\n"
+            "        object.__new__(cls)\n"
+            "        print(name, 'ordinary')\n"
+            "    except TypeError:\n"
+            "        print(name, 'native')")
+    compiled, pure = run(code, pure=False), run(code, pure=True)
+    assert compiled.returncode == 0 and pure.returncode == 0, compiled.stderr + pure.stderr
+    names = sorted(meeple.games())
+    assert compiled.stdout.split() == [word for name in names for word in (name, "native")]
+    assert pure.stdout.split() == [word for name in names for word in (name, "ordinary")]
+
+
 def test_both_builds_read_the_same_field_types_of_every_state():
     """A compiled state class keeps only erased annotations; `declared_types` reads its source, so
     the codecs and `clone` are built from the same types as in the pure build."""
