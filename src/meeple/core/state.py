@@ -1,8 +1,9 @@
 """The game state every meeple game extends: a complete position, hidden information included.
 
 What a seat may see comes out only through `view(seat)` and the events `apply` returns. A game's
-state class declares its fields once, as annotations, after these five (meeple.core.statefields
-builds the JSON form, the checks on load and `clone` from them).
+state class declares its own fields once, as annotations, after the protocol's five (`game`,
+`num_players`, `options`, `current`, `over`); meeple.core.statefields builds the constructor, the
+JSON form, the checks on load and `clone` from them.
 
 This module is compiled where a compiler is present, and so are the games' state modules: their
 classes are then native classes (typed C attributes, direct method calls), the reason the base
