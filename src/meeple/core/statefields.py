@@ -383,7 +383,7 @@ def _kit(cls: type) -> _Kit:
 
 def clone_state(state: T) -> T:
     """An independent copy of `state`: every field copied as deep as its type is mutable."""
-    kit = _KITS.get(type(state)) or _kit(type(state))
+    kit = _KITS.get(type(state)) or _kit(type(state))  # the lookup inlined: one call per search iteration
     return kit.clone(state)  # type: ignore[no-any-return]
 
 
@@ -402,8 +402,7 @@ def fill_state(state: Any, given: dict[str, Any]) -> None:
     """Set a new state's fields from its constructor's keyword arguments, then run its
     `__post_init__`. Every field but the derived ones must be given, and nothing else (a
     TypeError names the first that is not)."""
-    kit = _KITS.get(type(state)) or _kit(type(state))
-    kit.init(state, given)
+    _kit(type(state)).init(state, given)
 
 
 def encode_state(state: Any) -> dict[str, Any]:
@@ -425,7 +424,7 @@ def decode_state(cls: type[T], obj: dict[str, Any], given: dict[str, Any], what:
     unknown = sorted(set(obj) - expected - {"game"})
     if unknown:
         raise RecordError(f"{what}: unknown field {unknown[0]!r}")
-    state = (_KITS.get(cls) or _kit(cls)).empty()
+    state = _kit(cls).empty()
     for f in fields:
         if f.name in given:
             value = given[f.name]

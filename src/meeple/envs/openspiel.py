@@ -82,6 +82,8 @@ class MeepleSpielState(pyspiel.State):
         return MeepleSpielState(self.get_game(), self.meeple.determinize(player_id, Rng(seed)))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MeepleSpielState:
+        """OpenSpiel clones a Python state with `copy.deepcopy`; this hook hands that to the
+        engine's generated `clone`, so nothing walks the game state generically."""
         clone = copy.copy(self)
         clone.meeple = self.meeple.clone()
         return clone
