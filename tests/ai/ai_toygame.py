@@ -172,3 +172,12 @@ def evaluate(state: ToyState) -> list[float]:
     expect = [state.tricks[s] + left * power[s] / total for s in range(state.num_players)]
     top = max(expect)
     return [e / top if top else 0.0 for e in expect]
+
+
+#: What `features` measures per seat (meeple.ai.fit_evaluation fits weights to them).
+FEATURE_NAMES = ("tricks won", "sum of the cards in hand")
+
+
+def features(state: ToyState) -> list[list[float]]:
+    """Per seat: tricks won and hand strength."""
+    return [[float(state.tricks[s]), float(sum(state.hands[s]))] for s in range(state.num_players)]

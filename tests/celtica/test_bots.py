@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -98,6 +99,39 @@ def test_evaluate_gives_chances_in_0_1():
     while not end.is_terminal:
         end.apply(rng.choice(end.legal_actions()))
     assert heuristics.evaluate(end) == end.rewards()
+
+
+def test_evaluation_weights_cover_every_table_size_and_feature():
+    assert set(heuristics.EVALUATION_WEIGHTS) == set(range(GAME.min_players, GAME.max_players + 1))
+    assert all(len(w) == len(heuristics.FEATURE_NAMES) for w in heuristics.EVALUATION_WEIGHTS.values())
+    s = position(parts=[[1] * 9, [2, 1, 0, 0, 0, 0, 0, 0, 0], [0] * 9], druids=(9, 3, 0, 0, 0),
+                 hands=[hand(RED)] * 3)
+    rows = heuristics.features(s)
+    assert rows[0][:3] == [heuristics.potential([1] * 9), 1.0, 9.0]
+    assert rows[0][5] == 0.5 and rows[0][6] == 0.0  # progress 9 of 18, not the final round (C10)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_evaluate_prefers_more_turns_and_experience_cards(n):
+    # Cards in hand are turns still to come this round (C9); experience cards lengthen moves (C5)
+    # and buy parts at the end (C11): with all else equal, more of either is a better chance.
+    even = position(n, hands=[hand(RED)] * n)
+    more_cards = position(n, hands=[hand(RED, RED)] + [hand(RED)] * (n - 1))
+    more_experience = position(n, hands=[hand(RED)] * n, experience=[hand(GREY)] + [hand()] * (n - 1))
+    assert heuristics.evaluate(even)[0] == pytest.approx(1.0 / n)
+    assert heuristics.evaluate(more_cards)[0] > 1.0 / n
+    assert heuristics.evaluate(more_experience)[0] > 1.0 / n
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_evaluate_in_the_final_round_prefers_the_completed_amulet(n):
+    # C12: complete amulets decide first. Seat 0 completes an amulet with the part seat 1 holds
+    # as its second of a kind.
+    complete, almost = [1] * 9, [2, 1, 1, 1, 1, 1, 1, 1, 0]
+    s = position(n, druids=(18, 5, 0, 0, 0), parts=[complete, almost] + [[0] * 9] * (n - 2),
+                 hands=[hand(RED)] * n)
+    chances = heuristics.evaluate(s)
+    assert chances[0] > chances[1]
 
 
 @given(st.lists(st.integers(min_value=0, max_value=10), min_size=9, max_size=9),

@@ -7,6 +7,10 @@ turns, experience cards are worth swaps at the end), draws at cult sites only wh
 play that follows is expected to pay (C8), and spends experience cards at the end for the
 largest exact gain in the C12 standing per card (C11). It reads only what the current player
 may see: its own hand, the board, the display, the public collections and piles.
+
+`evaluate`, for searches cut off before the end, is a fitted conditional logit over a few
+per-seat features (`features`, EVALUATION_WEIGHTS), and `features` is what
+meeple.ai.fit_evaluation fits it to.
 """
 
 from __future__ import annotations
@@ -32,7 +36,6 @@ EXP_VALUE = 1.0  # an experience card drawn at a ruin
 DRAW_THRESHOLD = 0.0  # draw at a cult site when the forced play is expected to be worth this
 CULT_VALUE = 0.3  # the option to draw a druid card at a cult site
 ENDING_BONUS = 1.5  # bringing the first druid home ends the game with this round
-LEAD_SCALE = 3.0  # evaluate: a lead of this much strength makes a seat about e times likelier to win
 
 
 def potential(counts: Sequence[int]) -> float:
@@ -241,10 +244,43 @@ def choose(state: CelticaState, rng: Rng) -> Action:
     return legal[rng.below(len(legal))]
 
 
+#: `features`' names, in order: the worth of a seat is their weighted sum (see `evaluate`).
+FEATURE_NAMES = ("amulet potential", "complete amulets", "parts", "experience cards", "druid cards",
+                 "complete amulets x progress", "complete amulets x final round", "experience cards x progress")
+
+#: `evaluate`'s weights per table size: a conditional logit fitted to the winners of 3,000 greedy
+#: self-play games per size, positions every third ply (`python -m meeple.ai.fit_evaluation
+#: celtica --players 2 3 4 5 --games 3000`; docs/ai.md, "Celtica's evaluation"). Cards in hand
+#: are turns still to come this round; experience cards are worth most early on; complete
+#: amulets count through potential and parts until the end draws near.
+EVALUATION_WEIGHTS: dict[int, tuple[float, ...]] = {
+    2: (0.025, -0.553, 0.246, 0.542, 0.175, 1.112, 0.66, -0.225),
+    3: (0.067, -0.45, 0.268, 0.809, 0.263, 0.724, 0.419, -0.518),
+    4: (0.021, -0.541, 0.393, 1.019, 0.349, 0.975, 0.299, -0.679),
+    5: (0.146, -0.923, 0.27, 1.04, 0.593, 1.158, 0.563, -0.679),
+}
+
+
+def features(state: CelticaState) -> list[list[float]]:
+    """Per seat, the numbers `evaluate` weighs (FEATURE_NAMES). Progress is how far the leading
+    druid has come (0 at the start, 1 in the goal); the final round is C10's."""
+    progress = max(state.druids) / state.goal
+    final = 1.0 if state.final_round else 0.0
+    out = []
+    for q in range(state.num_players):
+        parts = state.parts[q]
+        complete = float(min(parts))
+        experience = float(state.experience_held[q])
+        out.append([potential(parts), complete, float(sum(parts)), experience, float(state.cards_held[q]),
+                    complete * progress, complete * final, experience * progress])
+    return out
+
+
 def evaluate(state: CelticaState) -> list[float]:
-    """Each seat's rough chance to win, in [0, 1]: a softmax over amulet potential plus the
-    worth of experience cards still in hand."""
+    """Each seat's chance to win, in [0, 1]: the softmax over seats of the weighted `features`
+    (EVALUATION_WEIGHTS for this table size)."""
     if state.is_terminal:
         return state.rewards()
-    strength = [potential(state.parts[q]) + EXP_COST * state.experience_held[q] for q in range(state.num_players)]
-    return softmax_shares(strength, LEAD_SCALE)
+    weights = EVALUATION_WEIGHTS[state.num_players]
+    worths = [sum(w * x for w, x in zip(weights, row)) for row in features(state)]
+    return softmax_shares(worths, 1.0)
