@@ -38,13 +38,18 @@ class Position:
     current: list[float]
 
 
-def collect(game_name: str, players: int, games: int, seed: int, every: int = 3) -> list[Position]:
-    """Positions every `every` plies of `games` greedy self-play games, those where the game's
-    `features` answers (a game may skip positions its evaluation is never asked about)."""
+def collect(game_name: str, players: int, games: int, seed: int, every: int = 3,
+            epsilon: float = 0.0) -> list[Position]:
+    """Positions every `every` plies of `games` self-play games in which every move is greedy,
+    or with probability `epsilon` uniformly random. Some random moves matter: among purely greedy
+    players every seat plays the same way, so the fit cannot tell what playing a part of the game
+    badly costs, and a search, which tries bad moves too, needs to know."""
     game = load(game_name)
     game.check_players(players)
     if games < 1:
         raise OptionError(f"fitting needs at least one self-play game, not {games}")
+    if not 0.0 <= epsilon <= 1.0:
+        raise OptionError(f"epsilon must be in [0, 1], not {epsilon}")
     module = heuristics(game)
     if module is None or not hasattr(module, "features"):
         raise OptionError(f"{game.title} has no features() to fit an evaluation to")
@@ -52,8 +57,8 @@ def collect(game_name: str, players: int, games: int, seed: int, every: int = 3)
     for index in range(games):
         game_seed = derive_seed(seed, index)
         state = game.new_game(players, seed=game_seed)
-        streams = seat_streams(game_seed, players)
-        bots = [make_bot("greedy") for _ in range(players)]
+        *streams, explore = seat_streams(game_seed, players + 1)
+        greedy, rand = make_bot("greedy"), make_bot("random")
         kept: list[tuple[list[list[float]], list[float]]] = []
         ply = 0
         while not state.is_terminal:
@@ -62,7 +67,8 @@ def collect(game_name: str, players: int, games: int, seed: int, every: int = 3)
                 if found is not None:
                     kept.append((found, module.evaluate(state)))
             seat = state.current_player
-            state.apply(bots[seat].choose(Observation.of(state), streams[seat]))
+            bot = rand if epsilon and explore.random() < epsilon else greedy
+            state.apply(bot.choose(Observation.of(state), streams[seat]))
             ply += 1
         outcome = state.rewards()
         out.extend(Position(f, outcome, e) for f, e in kept)
@@ -145,13 +151,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, nargs="+", required=True)
     parser.add_argument("--games", type=int, default=1000, help="self-play games per table size (4 in 5 to fit)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--epsilon", type=float, default=0.0, help="chance of a uniformly random move")
     args = parser.parse_args(argv)
     try:
         module = heuristics(load(args.game))
         names = getattr(module, "FEATURE_NAMES", None)
         fitted: dict[int, list[float]] = {}
         for players in args.players:
-            positions = collect(args.game, players, args.games, args.seed)
+            positions = collect(args.game, players, args.games, args.seed, epsilon=args.epsilon)
             cut = len(positions) * 4 // 5  # whole games stay on one side of the cut, bar one
             train, test = positions[:cut], positions[cut:]
             if not train or not test:

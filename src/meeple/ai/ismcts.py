@@ -49,6 +49,9 @@ class SearchConfig:
     `scale_cutoff` the cut-off is the depth at two players, i.e. per opponent, and grows with
     the table: `cutoff * (players - 1)` plies, so that the playout covers about as much of the
     opponents' play (a round of turns) before the evaluation whatever the number of players.
+    With `greedy_margin` the bot plays the game's greedy move unless the search found a move
+    whose mean reward beats it by more than the margin: where the search's estimates are too
+    noisy to rank moves that the heuristic ranks well, the heuristic decides.
     """
 
     iterations: int | None = None
@@ -59,6 +62,7 @@ class SearchConfig:
     score_weight: float = 0.0
     exploration: float = 0.7
     scale_cutoff: bool = False
+    greedy_margin: float | None = None
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         return rebuild_by_fields(self)  # copy and pickle in the compiled build too
@@ -78,6 +82,8 @@ class SearchConfig:
             raise OptionError(f"ISMCTS cutoff must be 0 or more, not {self.cutoff}")
         if not 0.0 <= self.score_weight <= 1.0:
             raise OptionError(f"ISMCTS score_weight must be in [0, 1], not {self.score_weight}")
+        if self.greedy_margin is not None and not 0.0 <= self.greedy_margin <= 1.0:
+            raise OptionError(f"ISMCTS greedy_margin must be in [0, 1], not {self.greedy_margin}")
 
 
 #: Budgets per difficulty: an iteration count (so arena results repeat exactly) capped by a
@@ -146,7 +152,20 @@ class ISMCTSBot(Bot):
         stats = self.search(seen.sample, rng, start)
         by_id = {seen.action_id(a): a for a in legal}
         best = max(by_id, key=lambda aid: (stats.visits.get(aid, 0), stats.values.get(aid, 0.0), -aid))
+        margin = self.config.greedy_margin
+        if margin is not None:
+            greedy = seen.action_id(self._greedy(seen)(seen.sample, rng))
+            if stats.visits.get(greedy) and stats.values[best] - stats.values[greedy] <= margin:
+                return by_id[greedy]
         return by_id[best]
+
+    @staticmethod
+    def _greedy(seen: Observation[Any]) -> Callable[[State, Rng], Action]:
+        module = heuristics(seen.game)
+        if module is None or not hasattr(module, "choose"):
+            raise OptionError(f"{seen.game.title} has no greedy heuristic for an ISMCTS greedy_margin")
+        choose: Callable[[State, Rng], Action] = module.choose
+        return choose
 
     # -- search --------------------------------------------------------------------------------
     def search(self, state: State[Any], rng: Rng, start: float | None = None) -> SearchStats:
@@ -321,7 +340,7 @@ class _Policy:
 
 def parse_level(level: str | None, tuning: SearchTuning | None = None) -> SearchConfig:
     """The config for a spec's level text, e.g. "hard", "800", "1.5s" or
-    "normal,rollout=greedy,epsilon=0.2,cutoff=10,score_weight=0.1,c=0.5,scale_cutoff=1".
+    "normal,rollout=greedy,epsilon=0.2,cutoff=10,score_weight=0.1,c=0.5,scale_cutoff=1,greedy_margin=0.05".
 
     The first part is a level name (its iterations scaled by the game's `tuning`), an
     iteration count or seconds ("1.5s"); the rest override the game's tuning and the defaults.
@@ -339,7 +358,7 @@ def parse_level(level: str | None, tuning: SearchTuning | None = None) -> Search
     settings: dict[str, Any] = tuning.settings() if tuning else {}
     settings.update(budget)
     kinds = {"iterations": int, "seconds": float, "rollout": str, "epsilon": float, "cutoff": int,
-             "score_weight": float, "c": float, "scale_cutoff": bool}
+             "score_weight": float, "c": float, "scale_cutoff": bool, "greedy_margin": float}
     for part in rest:
         key, sep, value = part.partition("=")
         if not sep or key not in kinds:

@@ -38,13 +38,15 @@ class SearchTuning:
     heuristics), cut off after `cutoff` plies and scored by the heuristics' `evaluate`;
     `exploration` overrides the search's constant; `iteration_scale` multiplies every level's
     iteration count within the same time caps (a game with many alternatives per move);
-    `scale_cutoff` makes `cutoff` the two-player depth (per opponent): `cutoff * (players - 1)` plies."""
+    `scale_cutoff` makes `cutoff` the two-player depth (per opponent): `cutoff * (players - 1)` plies;
+    `greedy_margin` lets the heuristic's move stand unless the search beats it by that much."""
 
     rollout: str = "random"
     cutoff: int | None = None
     exploration: float | None = None
     iteration_scale: float = 1.0
     scale_cutoff: bool = False
+    greedy_margin: float | None = None
 
     def settings(self) -> dict[str, Any]:
         """The search settings this tuning sets (those left at their default are omitted)."""
@@ -55,6 +57,8 @@ class SearchTuning:
             out["exploration"] = self.exploration
         if self.scale_cutoff:
             out["scale_cutoff"] = True
+        if self.greedy_margin is not None:
+            out["greedy_margin"] = self.greedy_margin
         return out
 
 
