@@ -309,7 +309,7 @@ def test_spec_settings_and_errors():
     assert parse_level("1.5s").seconds == 1.5 and parse_level("1.5s").iterations is None
     assert parse_level("rollout=greedy").iterations == LEVELS["normal"]["iterations"]
     for bad in ("ismcts:fast", "ismcts:0", "ismcts:normal,rollout=smart", "ismcts:normal,depth=3",
-                "ismcts:-1s", "ismcts:normal,epsilon=2"):
+                "ismcts:-1s", "ismcts:normal,epsilon=2", "ismcts:normal,greedy_margin=1.5"):
         with pytest.raises(OptionError):
             make_bot(bad)
     with pytest.raises(OptionError, match=r"bad ISMCTS level 'bogus'.*easy, normal, hard"):
@@ -317,7 +317,7 @@ def test_spec_settings_and_errors():
 
 
 @pytest.mark.parametrize("level", ["60,rollout=greedy", "60,rollout=greedy,epsilon=0.3", "60,cutoff=1",
-                                   "60,score_weight=0.5"])
+                                   "60,score_weight=0.5", "60,greedy_margin=0.05"])
 def test_pluggable_policies_play_legally_and_repeat(level, toy):
     game = meeple.load(toy)
     state = game.new_game(3, seed=4)
@@ -337,6 +337,33 @@ def test_policies_need_the_game_heuristics():
     for config in (SearchConfig(iterations=5, rollout="greedy"), SearchConfig(iterations=5, cutoff=2)):
         with pytest.raises(OptionError):
             ISMCTSBot(config).choose(state, Rng(1))
+
+
+def test_greedy_margin_lets_the_heuristic_move_stand_unless_the_search_beats_it(toy):
+    game = meeple.load(toy)
+    for seed in range(6):
+        state = game.new_game(3, seed=seed)
+        while not state.is_terminal:
+            greedy = ai_toygame.choose(state, Rng(0))
+            searched = make_bot("ismcts:80")
+            plain = searched.choose(state, Rng(state.played))
+            stats = searched.last
+            # a margin of 1 covers any difference of mean rewards in [0, 1]: the greedy move stands
+            assert make_bot("ismcts:80,greedy_margin=1").choose(state, Rng(state.played)) == greedy
+            # a margin of 0 keeps the search's choice, unless the greedy move is worth as much
+            chosen = make_bot("ismcts:80,greedy_margin=0").choose(state, Rng(state.played))
+            if chosen != plain:
+                aid = state.action_id(greedy)
+                assert chosen == greedy and stats.values[aid] >= stats.values[state.action_id(plain)]
+            state.apply(plain)
+
+
+def test_greedy_margin_needs_the_game_heuristics():
+    class Plain(ai_toygame.ToyGame):
+        heuristics_module = None
+
+    with pytest.raises(OptionError, match="no greedy heuristic"):
+        ISMCTSBot(SearchConfig(iterations=5, greedy_margin=0.1)).choose(Plain().new_game(2, seed=1), Rng(1))
 
 
 def test_cutoff_uses_the_evaluation(monkeypatch):

@@ -28,8 +28,9 @@ class CelticaGame(Game[CelticaState, Action]):
     state_class = CelticaState
     heuristics_module = "meeple.games.celtica.heuristics"
     #: Greedy rollouts cut off after 20 plies, then `heuristics.evaluate`, with a lower
-    #: exploration constant (docs/ai.md has the trials).
-    search = SearchTuning(rollout="greedy", cutoff=20, exploration=0.3)
+    #: exploration constant; the greedy move stands unless the search beats it by 0.05 (which
+    #: part to take shows only long after the search's horizon). docs/ai.md has the trials.
+    search = SearchTuning(rollout="greedy", cutoff=20, exploration=0.3, greedy_margin=0.05)
 
     def resolve_options(self, options: Any) -> dict[str, Any]:
         resolved = super().resolve_options(options)
