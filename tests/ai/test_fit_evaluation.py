@@ -74,3 +74,12 @@ def test_main_prints_weights_for_each_table_size(toy, capsys):
 def test_bad_arguments_get_one_line_and_no_traceback(argv, message):
     with pytest.raises(SystemExit, match=message):
         fit_evaluation.main(argv)
+
+
+def test_random_moves_mixed_in_change_the_games_and_repeat(toy):
+    greedy = collect(toy, 3, games=3, seed=2)
+    mixed = collect(toy, 3, games=3, seed=2, epsilon=0.5)
+    assert collect(toy, 3, games=3, seed=2, epsilon=0.5) == mixed
+    assert [p.features for p in mixed] != [p.features for p in greedy]
+    with pytest.raises(OptionError, match="epsilon"):
+        collect(toy, 3, games=1, seed=2, epsilon=1.5)
