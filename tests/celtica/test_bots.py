@@ -10,6 +10,7 @@ from meeple.ai.bots import make_bot
 from meeple.ai.match import play_game
 from meeple.core.registry import heuristics as heuristics_of
 from meeple.core.rng import Rng
+from meeple.core.shares import softmax_shares
 from meeple.games.celtica import heuristics
 from meeple.games.celtica.actions import BUY, DONE, GIVE, PLAY, TAKE
 from meeple.games.celtica.phases import END_PHASE
@@ -109,6 +110,21 @@ def test_evaluation_weights_cover_every_table_size_and_feature():
     rows = heuristics.features(s)
     assert rows[0][:3] == [heuristics.potential([1] * 9), 1.0, 9.0]
     assert rows[0][5] == 0.5 and rows[0][6] == 0.0  # progress 9 of 18, not the final round (C10)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_evaluate_is_the_softmax_of_the_weighted_features(n):
+    # evaluate folds the feature products into its weights for speed; it must agree with the
+    # features the weights were fitted to (meeple.ai.fit_evaluation).
+    weights = heuristics.EVALUATION_WEIGHTS[n]
+    s = GAME.new_game(n, seed=n)
+    rng = Rng(n)
+    for _ in range(120):
+        if s.is_terminal:
+            break
+        worths = [sum(w * x for w, x in zip(weights, row)) for row in heuristics.features(s)]
+        assert heuristics.evaluate(s) == pytest.approx(softmax_shares(worths, 1.0), abs=1e-12)
+        s.apply(rng.choice(s.legal_actions()))
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])

@@ -278,9 +278,17 @@ def features(state: CelticaState) -> list[list[float]]:
 
 def evaluate(state: CelticaState) -> list[float]:
     """Each seat's chance to win, in [0, 1]: the softmax over seats of the weighted `features`
-    (EVALUATION_WEIGHTS for this table size)."""
+    (EVALUATION_WEIGHTS for this table size). The products with progress and the final round
+    are folded into per-position weights first: this runs once per search iteration."""
     if state.is_terminal:
         return state.rewards()
-    weights = EVALUATION_WEIGHTS[state.num_players]
-    worths = [sum(w * x for w, x in zip(weights, row)) for row in features(state)]
+    w = EVALUATION_WEIGHTS[state.num_players]
+    progress = max(state.druids) / state.goal
+    per_complete = w[1] + w[5] * progress + (w[6] if state.final_round else 0.0)
+    per_experience = w[3] + w[7] * progress
+    worths = []
+    for q in range(state.num_players):
+        parts = state.parts[q]
+        worths.append(w[0] * potential(parts) + per_complete * min(parts) + w[2] * sum(parts)
+                      + per_experience * state.experience_held[q] + w[4] * state.cards_held[q])
     return softmax_shares(worths, 1.0)
