@@ -346,6 +346,7 @@ def test_greedy_margin_lets_the_heuristic_move_stand_unless_the_search_beats_it(
         while not state.is_terminal:
             greedy = ai_toygame.choose(state, Rng(0))
             searched = make_bot("ismcts:80")
+            assert isinstance(searched, ISMCTSBot)
             plain = searched.choose(state, Rng(state.played))
             stats = searched.last
             # a margin of 1 covers any difference of mean rewards in [0, 1]: the greedy move stands
