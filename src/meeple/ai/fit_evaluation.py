@@ -23,6 +23,7 @@ from meeple.ai.match import derive_seed, seat_streams
 from meeple.core.errors import OptionError
 from meeple.core.observation import Observation
 from meeple.core.registry import heuristics, load
+from meeple.core.shares import softmax_shares
 
 #: Ridge penalty per weight (per position): keeps collinear features from drifting apart.
 RIDGE = 1e-4
@@ -75,16 +76,9 @@ def collect(game_name: str, players: int, games: int, seed: int, every: int = 3,
     return out
 
 
-def _softmax(worths: Sequence[float]) -> list[float]:
-    top = max(worths)
-    e = [math.exp(w - top) for w in worths]
-    total = sum(e)
-    return [x / total for x in e]
-
-
 def probabilities(weights: Sequence[float], features: Sequence[Sequence[float]]) -> list[float]:
     """The fitted model's chances for one position."""
-    return _softmax([sum(w * x for w, x in zip(weights, row)) for row in features])
+    return softmax_shares([sum(w * x for w, x in zip(weights, row)) for row in features], 1.0)
 
 
 def log_loss(predict: Any, positions: Sequence[Position]) -> float:
