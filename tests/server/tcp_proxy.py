@@ -3,9 +3,9 @@
 `TcpProxy(port)` listens on a free loopback port and forwards every connection to
 127.0.0.1:`port`. `cut()` closes every open connection and refuses new ones (they are accepted
 and closed at once, as when a database restarts); `restore()` forwards again.
-`lose_replies(seconds)` drops what the database sends from then on and cuts a moment later: a
-request that reached the database whose answer never came back. Threads, not asyncio, so a
-synchronous test can drive it directly.
+`lose_replies(seconds)` drops what the database sends from then on and closes those connections
+a moment later: a request that reached the database whose answer never came back. Threads, not
+asyncio, so a synchronous test can drive it directly.
 """
 
 from __future__ import annotations
@@ -34,6 +34,14 @@ class TcpProxy:
         """Close every forwarded connection; refuse new ones until `restore()`."""
         with self._lock:
             self._cut = True
+        self._drop_open()
+
+    def _drop_open(self) -> None:
+        """Answer again and close the connections open now, without refusing new ones: a client
+        that reconnects the moment its connection drops (as a store checking how its COMMIT
+        ended does) must reach the database, not a proxy still between `cut` and `restore`."""
+        with self._lock:
+            self._muted = False
             doomed, self._open = self._open, set()
         for sock in doomed:
             _close(sock)
@@ -44,14 +52,13 @@ class TcpProxy:
             self._muted = False
 
     def lose_replies(self, seconds: float) -> None:
-        """Drop the database's answers from now on; after `seconds`, cut and restore."""
+        """Drop the database's answers from now on; after `seconds`, close the connections then open."""
         with self._lock:
             self._muted = True
 
         def later() -> None:
             time.sleep(seconds)
-            self.cut()
-            self.restore()
+            self._drop_open()
 
         threading.Thread(target=later, name="proxy-lose-replies", daemon=True).start()
 
