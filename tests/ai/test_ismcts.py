@@ -11,7 +11,7 @@ import pytest
 
 import meeple
 from meeple.ai import ISMCTSBot, SearchConfig, bench_ismcts, make_bot
-from meeple.ai.ismcts import LEVELS, _Policy, parse_level, seat_cutoff
+from meeple.ai.ismcts import LEVELS, MARGIN_SCALE, _Policy, parse_level, seat_cutoff
 from meeple.core import OptionError, Rng, State
 from meeple.core.conformance import canonical
 from meeple.core.protocol import SearchTuning
@@ -290,6 +290,20 @@ def test_levels_scale_per_game_but_explicit_budgets_do_not():
         assert parse_level(level, plain_game).iterations == budget["iterations"]
     assert parse_level("rollout=greedy", scaled_game).iterations == round(LEVELS["normal"]["iterations"] * 2.5)
     assert parse_level("800", scaled_game).iterations == 800
+
+
+def test_hard_trusts_its_larger_search_with_a_smaller_share_of_the_games_greedy_margin():
+    # the game's margin is stated for normal; hard's mean rewards are ~sqrt(6.7) times surer
+    tuned = SearchTuning(rollout="greedy", greedy_margin=0.05)
+    assert parse_level("normal", tuned).greedy_margin == 0.05
+    assert parse_level("easy", tuned).greedy_margin == 0.05
+    assert parse_level("hard", tuned).greedy_margin == 0.02  # the margin the arena measured
+    assert set(MARGIN_SCALE) == set(LEVELS)
+    # a margin in the spec overrides the level's, and budgets without a level keep the game's
+    assert parse_level("hard,greedy_margin=0.05", tuned).greedy_margin == 0.05
+    assert parse_level("800", tuned).greedy_margin == 0.05
+    # a game without a margin gets none at any level
+    assert parse_level("hard", SearchTuning(rollout="greedy")).greedy_margin is None
 
 
 @pytest.mark.parametrize("name", game_names())

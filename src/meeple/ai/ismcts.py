@@ -94,6 +94,13 @@ LEVELS: dict[str, dict[str, Any]] = {
     "hard": {"iterations": 4000, "seconds": 1.8},
 }
 
+#: How far each level trusts its own search over the game's greedy move: a factor on the game's
+#: `greedy_margin`, which is stated for `normal`. A mean reward's standard error shrinks with the
+#: square root of its visits, so hard's 4000/600 iterations justify about 1/sqrt(6.7) = 0.39 of
+#: the margin; 0.4 is the factor the arena measured (docs/ai.md, "Celtica: hard against normal").
+#: `easy` keeps normal's margin rather than leaning further on the heuristic.
+MARGIN_SCALE: dict[str, float] = {"easy": 1.0, "normal": 1.0, "hard": 0.4}
+
 # Each game says how it should be searched (`Game.search`, a `SearchTuning`): its playout policy,
 # the cut-off depth for long games, an exploration constant, and an iteration scale for games
 # with many alternatives per move. Tuned with the arena; docs/ai.md has the trials.
@@ -342,8 +349,9 @@ def parse_level(level: str | None, tuning: SearchTuning | None = None) -> Search
     """The config for a spec's level text, e.g. "hard", "800", "1.5s" or
     "normal,rollout=greedy,epsilon=0.2,cutoff=10,score_weight=0.1,c=0.5,scale_cutoff=1,greedy_margin=0.05".
 
-    The first part is a level name (its iterations scaled by the game's `tuning`), an
-    iteration count or seconds ("1.5s"); the rest override the game's tuning and the defaults.
+    The first part is a level name (its iterations scaled by the game's `tuning`, its share of
+    the tuning's greedy margin by `MARGIN_SCALE`), an iteration count or seconds ("1.5s"); the
+    rest override the game's tuning and the defaults.
     """
     parts = [p.strip() for p in (level or "normal").split(",") if p.strip()] or ["normal"]
     head, rest = parts[0], parts[1:]
@@ -356,6 +364,8 @@ def parse_level(level: str | None, tuning: SearchTuning | None = None) -> Search
     else:
         budget = _budget(head)
     settings: dict[str, Any] = tuning.settings() if tuning else {}
+    if head in MARGIN_SCALE and settings.get("greedy_margin") is not None:
+        settings["greedy_margin"] = round(settings["greedy_margin"] * MARGIN_SCALE[head], 6)
     settings.update(budget)
     kinds = {"iterations": int, "seconds": float, "rollout": str, "epsilon": float, "cutoff": int,
              "score_weight": float, "c": float, "scale_cutoff": bool, "greedy_margin": float}
