@@ -39,7 +39,8 @@ class SearchTuning:
     `exploration` overrides the search's constant; `iteration_scale` multiplies every level's
     iteration count within the same time caps (a game with many alternatives per move);
     `scale_cutoff` makes `cutoff` the two-player depth (per opponent): `cutoff * (players - 1)` plies;
-    `greedy_margin` lets the heuristic's move stand unless the search beats it by that much."""
+    `greedy_margin` lets the heuristic's move stand unless the search beats it by that much
+    (stated for the default level; a search with a larger budget may take a smaller share)."""
 
     rollout: str = "random"
     cutoff: int | None = None
