@@ -358,14 +358,14 @@ def parse_level(level: str | None, tuning: SearchTuning | None = None) -> Search
     budget: dict[str, Any]
     if "=" in head:
         head, rest = "normal", parts
+    settings: dict[str, Any] = tuning.settings() if tuning else {}
     if head in LEVELS:
         budget = dict(LEVELS[head])
         budget["iterations"] = round(budget["iterations"] * (tuning.iteration_scale if tuning else 1.0))
+        if settings.get("greedy_margin") is not None:
+            settings["greedy_margin"] = round(settings["greedy_margin"] * MARGIN_SCALE[head], 6)
     else:
         budget = _budget(head)
-    settings: dict[str, Any] = tuning.settings() if tuning else {}
-    if head in MARGIN_SCALE and settings.get("greedy_margin") is not None:
-        settings["greedy_margin"] = round(settings["greedy_margin"] * MARGIN_SCALE[head], 6)
     settings.update(budget)
     kinds = {"iterations": int, "seconds": float, "rollout": str, "epsilon": float, "cutoff": int,
              "score_weight": float, "c": float, "scale_cutoff": bool, "greedy_margin": float}
