@@ -446,15 +446,49 @@ def serve(
     origin: list[str] | None = typer.Option(None, "--origin", help="Another page origin allowed to connect."),
     redis: str | None = typer.Option(
         None, "--redis", help="redis://HOST:PORT shared by several serve processes over one database."),
+    allowed_host: list[str] | None = typer.Option(
+        None, "--allowed-host", help="A host name the server answers to (repeatable; default: --host and loopback)."),
+    forwarded_allow_ips: list[str] | None = typer.Option(
+        None, "--forwarded-allow-ips",
+        help="A trusted reverse proxy's address or network (repeatable): its X-Forwarded-For names the client."),
+    data: str | None = typer.Option(
+        None, "--data", help="The operator's component and board sets, offered to clients by name (docs/server.md)."),
+    join_attempts: int = typer.Option(10, "--join-attempts", help="Join-code attempts per client and table a minute."),
+    join_attempts_per_table: int = typer.Option(30, "--join-attempts-per-table",
+                                                help="Join-code attempts per table a minute, all clients."),
+    tables_per_window: int = typer.Option(20, "--tables", help="Tables one client may create per --tables-window."),
+    create_window: int = typer.Option(600, "--tables-window", help="Seconds over which --tables counts."),
+    open_tables: int = typer.Option(20, "--open-tables", help="Unfinished tables one client may have created."),
+    websockets: int = typer.Option(32, "--websockets", help="Open WebSocket connections per client."),
+    bot_tables: int = typer.Option(2, "--bot-tables", help="Unfinished tables with only bots, server-wide (0: none)."),
+    chat_lines: int = typer.Option(5, "--chat-lines", help="Chat lines per seat per --chat-window."),
+    chat_window: int = typer.Option(10, "--chat-window", help="Seconds over which --chat-lines counts."),
+    idle_close: int = typer.Option(6 * 3600, "--idle-close",
+                                   help="Seconds after which a table nobody touches is closed (its record kept)."),
 ) -> None:
     """Run the game server: tables, seats, live play over WebSockets, bots (docs/server.md)."""
     import uvicorn
 
+    from meeple.server.config import CONFIG_VARIABLE, ServerConfig
+
     if not 0 < port < 65536:
         raise OptionError(f"--port must be 1 to 65535, not {port}")
-    os.environ["MEEPLE_DB"] = db
-    os.environ["MEEPLE_ORIGINS"] = ",".join(origin or ())
-    os.environ["MEEPLE_REDIS"] = redis or ""
+    limits = {"--join-attempts": join_attempts, "--join-attempts-per-table": join_attempts_per_table,
+              "--tables": tables_per_window, "--tables-window": create_window, "--open-tables": open_tables,
+              "--websockets": websockets, "--bot-tables": bot_tables, "--chat-lines": chat_lines,
+              "--chat-window": chat_window, "--idle-close": idle_close}
+    for flag, value in limits.items():
+        if value < 0:
+            raise OptionError(f"{flag} must be 0 or more, not {value}")
+    config = ServerConfig(
+        host=host, db=db, redis=redis or None, allowed_origins=tuple(origin or ()),
+        allowed_hosts=tuple(allowed_host or ()), forwarded_allow_ips=tuple(forwarded_allow_ips or ()),
+        data_dir=data, join_attempts_per_client=join_attempts, join_attempts_per_table=join_attempts_per_table,
+        tables_per_window=tables_per_window, create_window=create_window, open_tables_per_client=open_tables,
+        websockets_per_client=websockets, bot_tables=bot_tables, chat_lines=chat_lines, chat_window=chat_window,
+        idle_close_seconds=idle_close,
+    )
+    os.environ[CONFIG_VARIABLE] = config.to_json()
     where = _without_password(db)
     console.print(f"meeple server at http://{host}:{port}/  (API: http://{host}:{port}/docs; tables in {where})",
                   markup=False, highlight=False, soft_wrap=True)

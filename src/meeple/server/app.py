@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,6 +26,7 @@ from starlette.responses import Response
 
 from meeple.core.registry import games, load
 from meeple.server.botpool import BotPool
+from meeple.server.config import ServerConfig
 from meeple.server.fanout import Fanout, FanoutError, open_fanout
 from meeple.server.models import (
     Act,
@@ -80,11 +80,14 @@ class _Socket:
         await self.websocket.send_text(json.dumps(message, separators=(",", ":")))
 
 
-def create_app(store: Store, bots: BotPool | None = None, allowed_origins: tuple[str, ...] = (),
+def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig | None = None,
                fanout: Fanout | None = None) -> FastAPI:
-    """The application over `store`. WebSockets from a browser page are accepted only from this
-    server's own origin or one of `allowed_origins`. With a shared `fanout` (Redis), several
-    processes serve the same tables (docs/server.md, "Several processes")."""
+    """The application over `store`, set up as the operator's `config` says. WebSockets from a
+    browser page are accepted only from this server's own origin or one of
+    `config.allowed_origins`. With a shared `fanout` (Redis), several processes serve the same
+    tables (docs/server.md, "Several processes")."""
+    config = config or ServerConfig()
+    allowed_origins = config.allowed_origins
     pool = bots or BotPool()
     hub = Hub(store, pool, fanout=fanout)
 
@@ -292,16 +295,16 @@ def tune_collector() -> None:
 
 
 def create_app_from_environment() -> FastAPI:
-    """The factory `meeple serve` hands to uvicorn: the store from MEEPLE_DB (default
-    meeple.db in the working directory), extra origins from MEEPLE_ORIGINS (comma-separated),
-    the Redis that several processes share from MEEPLE_REDIS (none: a single process). A store
-    or Redis that cannot be opened ends the process with one line, not a traceback."""
-    origins = tuple(o.strip() for o in os.environ.get("MEEPLE_ORIGINS", "").split(",") if o.strip())
+    """The factory `meeple serve` hands to uvicorn: the configuration `meeple serve` put in the
+    environment (`meeple.server.config`), else the defaults (a SQLite file meeple.db in the
+    working directory, one process). A store or Redis that cannot be opened ends the process
+    with one line, not a traceback."""
+    config = ServerConfig.from_environment()
     try:
-        fanout = open_fanout(os.environ.get("MEEPLE_REDIS"))
-        store = open_store(os.environ.get("MEEPLE_DB", "meeple.db"))
+        fanout = open_fanout(config.redis)
+        store = open_store(config.db)
     except (StoreError, FanoutError) as exc:
         print(f"meeple: error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     tune_collector()
-    return create_app(store, allowed_origins=origins, fanout=fanout)
+    return create_app(store, config=config, fanout=fanout)
