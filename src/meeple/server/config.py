@@ -66,8 +66,8 @@ class ServerConfig:
         """The configuration `to_json` wrote (lists become tuples again)."""
         raw: dict[str, Any] = json.loads(text)
         known = {f.name for f in fields(cls)}
-        values = {key: tuple(value) if isinstance(value, list) else value
-                  for key, value in raw.items() if key in known}
+        values: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value
+                                  for key, value in raw.items() if key in known}
         return cls(**values)
 
     @classmethod
