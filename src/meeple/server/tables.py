@@ -19,7 +19,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from meeple.ai.bots import make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.observation import Observation
 from meeple.core.protocol import Event, Game
@@ -29,6 +28,7 @@ from meeple.core.state import State
 from meeple.core.undo import undo_start
 from meeple.server import clock
 from meeple.server.botpool import BotPool, bot_seed
+from meeple.server.bots import offered
 from meeple.server.fanout import Fanout, LocalFanout, Notice
 from meeple.server.models import CreateTable, JoinTable, SeatInfo, SeatSpec, TableCreated, TableInfo
 from meeple.server.store import ChatRow, SeatRow, StaleVersion, Store, StoreError, StoreUnavailable, TableRow
@@ -231,8 +231,7 @@ class Hub:
             else:
                 kind, bot = seat.kind, seat.bot
             if kind == "bot":
-                bot = (bot or STAND_IN).strip().lower()
-                make_bot(bot)  # a bad spec is refused here, in one line
+                bot = offered(bot or STAND_IN)  # a level the lobby offers; anything else refused here
             elif bot is not None:
                 raise MeepleError(f"seat {index}: a person's seat names no bot")
             name = f"{bot} {index + 1}" if bot else f"Player {index + 1}"
