@@ -29,7 +29,7 @@ from meeple.server.config import ServerConfig
 from meeple.server.counters import Rate
 from meeple.server.fanout import Fanout, FanoutError, open_fanout
 from meeple.server.hosts import HostCheck, HostPolicy
-from meeple.server.limits import Limits, WebSocketCap, client_key, counters_for, install
+from meeple.server.limits import Limits, WebSocketCap, answer_limited, client_key, counters_for
 from meeple.server.models import (
     Act,
     Chat,
@@ -114,7 +114,7 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     app.add_middleware(WebSocketCap, per_client=config.websockets_per_client)
     app.add_middleware(HostCheck, policy=HostPolicy.from_config(config))
     app.add_middleware(ClientAddress, proxies=TrustedProxies(parse_networks(config.forwarded_allow_ips)))
-    install(app)
+    answer_limited(app)
     app.include_router(pages.router(hub))
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
 

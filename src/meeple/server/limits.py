@@ -180,7 +180,7 @@ class WebSocketCap:
                 del self.open[key]
 
 
-def install(app: FastAPI) -> None:
+def answer_limited(app: FastAPI) -> None:
     """Answer a `Limited` refusal as any refusal, with `Retry-After` when it lifts by itself."""
 
     @app.exception_handler(Limited)
