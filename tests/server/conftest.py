@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from meeple.server.app import create_app
 from meeple.server.botpool import BotPool
+from meeple.server.config import ServerConfig
 from meeple.server.sqlite_store import SQLiteStore
 
 
@@ -19,7 +20,9 @@ from meeple.server.sqlite_store import SQLiteStore
 def client(tmp_path: Path) -> Iterator[TestClient]:
     # Threads instead of processes for bots: the same decisions, without starting a process
     # pool per test (the subprocess tests use the real pool).
-    app = create_app(SQLiteStore(tmp_path / "meeple.db"), BotPool(executor=ThreadPoolExecutor(2)))
+    # The test client names the server "testserver" in its Host header.
+    app = create_app(SQLiteStore(tmp_path / "meeple.db"), BotPool(executor=ThreadPoolExecutor(2)),
+                     config=ServerConfig(allowed_hosts=("testserver",)))
     with TestClient(app) as test_client:
         yield test_client
 

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -17,13 +18,16 @@ from tests.server.services import free_port
 
 class Server:
     """One `meeple serve` process on a loopback port over a database (by default a file in
-    `folder`; or any `--db` value), with `--redis` when given (several processes, one table set)."""
+    `folder`; or any `--db` value), with `--redis` when given (several processes, one table set)
+    and any other `meeple serve` flags in `args` (a test's own limits, say)."""
 
-    def __init__(self, folder: Path, db: str | None = None, redis: str | None = None, name: str = "server") -> None:
+    def __init__(self, folder: Path, db: str | None = None, redis: str | None = None, name: str = "server",
+                 args: Sequence[str] = ()) -> None:
         self.folder = folder
         self.db = db or str(folder / "meeple.db")
         self.redis = redis
         self.name = name
+        self.args = list(args)
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -33,6 +37,7 @@ class Server:
         command = [sys.executable, "-m", "meeple", "serve", "--port", str(self.port), "--db", self.db]
         if self.redis:
             command += ["--redis", self.redis]
+        command += self.args
         self.process = subprocess.Popen(
             command,
             cwd=self.folder, stdout=subprocess.DEVNULL, stderr=self.log,

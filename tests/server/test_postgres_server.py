@@ -113,7 +113,7 @@ def test_bots_wait_for_the_database_and_play_on_when_it_is_back(tmp_path: Path) 
         server.start()
         try:
             created = api(server, "POST", "/api/tables", json={
-                "game": "triqueta", "players": 2, "seats": [{"kind": "bot", "bot": "ismcts:300"}] * 2}).json()
+                "game": "triqueta", "players": 2, "seats": [{"kind": "bot", "bot": "ismcts:easy"}] * 2}).json()
             table = created["table_id"]
             until(lambda: api(server, "GET", f"/api/tables/{table}/state").json()["version"] >= 2,
                   "the bots did not start")

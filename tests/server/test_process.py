@@ -14,7 +14,7 @@ from tests.server.clients import api, move, new_table
 
 def test_a_real_websocket_client_plays_against_bots_in_worker_processes(server):
     table, (credential,) = new_table(server, "celtica", [{"kind": "human"}, {"kind": "bot", "bot": "greedy"},
-                                                      {"kind": "bot", "bot": "ismcts:20"}])
+                                                      {"kind": "bot", "bot": "ismcts:easy"}])
     with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table}") as ws:
         ws.send(json.dumps({"type": "hello", "credential": credential}))
         message = json.loads(ws.recv(timeout=30))

@@ -447,19 +447,22 @@ def serve(
     redis: str | None = typer.Option(
         None, "--redis", help="redis://HOST:PORT shared by several serve processes over one database."),
     allowed_host: list[str] | None = typer.Option(
-        None, "--allowed-host", help="A host name the server answers to (repeatable; default: --host and loopback)."),
+        None, "--allowed-host",
+        help="A host name the server answers to (repeatable; default: --host's name and localhost; IP addresses "
+             "always). Behind a proxy: the public name."),
     forwarded_allow_ips: list[str] | None = typer.Option(
         None, "--forwarded-allow-ips",
-        help="A trusted reverse proxy's address or network (repeatable): its X-Forwarded-For names the client."),
+        help="A trusted reverse proxy's address or network (repeatable): its X-Forwarded-For names the client "
+             "(default: none, the peer is the client)."),
     data: str | None = typer.Option(
         None, "--data", help="The operator's component and board sets, offered to clients by name (docs/server.md)."),
-    join_attempts: int = typer.Option(10, "--join-attempts", help="Join-code attempts per client and table a minute."),
+    join_attempts: int = typer.Option(10, "--join-attempts", help="Join attempts per client and table a minute."),
     join_attempts_per_table: int = typer.Option(30, "--join-attempts-per-table",
-                                                help="Join-code attempts per table a minute, all clients."),
+                                                help="Join attempts per table a minute, all clients."),
     tables_per_window: int = typer.Option(20, "--tables", help="Tables one client may create per --tables-window."),
     create_window: int = typer.Option(600, "--tables-window", help="Seconds over which --tables counts."),
     open_tables: int = typer.Option(20, "--open-tables", help="Unfinished tables one client may have created."),
-    websockets: int = typer.Option(32, "--websockets", help="Open WebSocket connections per client."),
+    websockets: int = typer.Option(32, "--websockets", help="Open WebSocket connections per client (per process)."),
     bot_tables: int = typer.Option(2, "--bot-tables", help="Unfinished tables with only bots, server-wide (0: none)."),
     chat_lines: int = typer.Option(5, "--chat-lines", help="Chat lines per seat per --chat-window."),
     chat_window: int = typer.Option(10, "--chat-window", help="Seconds over which --chat-lines counts."),
@@ -470,9 +473,14 @@ def serve(
     import uvicorn
 
     from meeple.server.config import CONFIG_VARIABLE, ServerConfig
+    from meeple.server.hosts import HostPolicy, startup_warning
+    from meeple.server.proxies import parse_networks
 
     if not 0 < port < 65536:
         raise OptionError(f"--port must be 1 to 65535, not {port}")
+    for flag, window in {"--tables-window": create_window, "--chat-window": chat_window}.items():
+        if window < 1:
+            raise OptionError(f"{flag} must be 1 second or more, not {window}")
     limits = {"--join-attempts": join_attempts, "--join-attempts-per-table": join_attempts_per_table,
               "--tables": tables_per_window, "--tables-window": create_window, "--open-tables": open_tables,
               "--websockets": websockets, "--bot-tables": bot_tables, "--chat-lines": chat_lines,
@@ -488,13 +496,23 @@ def serve(
         websockets_per_client=websockets, bot_tables=bot_tables, chat_lines=chat_lines, chat_window=chat_window,
         idle_close_seconds=idle_close,
     )
+    try:
+        HostPolicy.from_config(config)
+        parse_networks(config.forwarded_allow_ips)
+    except ValueError as exc:
+        raise OptionError(str(exc)) from None
     os.environ[CONFIG_VARIABLE] = config.to_json()
     where = _without_password(db)
     console.print(f"meeple server at http://{host}:{port}/  (API: http://{host}:{port}/docs; tables in {where})",
                   markup=False, highlight=False, soft_wrap=True)
+    warning = startup_warning(config)
+    if warning:
+        print(f"meeple: warning: {warning} (docs/server.md)", file=sys.stderr)
+    # The application alone reads X-Forwarded-For, from --forwarded-allow-ips only (uvicorn's own
+    # handling would believe any loopback peer).
     uvicorn.run(
         "meeple.server.app:create_app_from_environment", factory=True, host=host, port=port,
-        ws_max_size=64 * 1024, log_level="warning",
+        ws_max_size=64 * 1024, log_level="warning", proxy_headers=False,
     )
 
 

@@ -14,7 +14,6 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
@@ -27,7 +26,10 @@ from starlette.responses import Response
 from meeple.core.registry import games, load
 from meeple.server.botpool import BotPool
 from meeple.server.config import ServerConfig
+from meeple.server.counters import Rate
 from meeple.server.fanout import Fanout, FanoutError, open_fanout
+from meeple.server.hosts import HostCheck, HostPolicy
+from meeple.server.limits import Limits, WebSocketCap, answer_limited, client_key, counters_for
 from meeple.server.models import (
     Act,
     Chat,
@@ -42,6 +44,7 @@ from meeple.server.models import (
     TableInfo,
     Undo,
 )
+from meeple.server.proxies import ClientAddress, TrustedProxies, parse_networks
 from meeple.server.store import Store, StoreError
 from meeple.server.stores import open_store
 from meeple.server.tables import Hub, LiveTable, Refused
@@ -82,19 +85,22 @@ class _Socket:
 
 def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig | None = None,
                fanout: Fanout | None = None) -> FastAPI:
-    """The application over `store`, set up as the operator's `config` says. WebSockets from a
-    browser page are accepted only from this server's own origin or one of
-    `config.allowed_origins`. With a shared `fanout` (Redis), several processes serve the same
-    tables (docs/server.md, "Several processes")."""
+    """The application over `store`, set up as the operator's `config` says: the host names it
+    answers to and the pages that may open its WebSockets (`meeple.server.hosts`), the proxies
+    it trusts to name the client (`meeple.server.proxies`), the limits on every door
+    (`meeple.server.limits`). With a shared `fanout` (Redis), several processes serve the same
+    tables (docs/server.md, "Several processes") and share the limits' counts."""
     config = config or ServerConfig()
-    allowed_origins = config.allowed_origins
     pool = bots or BotPool()
-    hub = Hub(store, pool, fanout=fanout)
+    counters = counters_for(fanout)
+    hub = Hub(store, pool, fanout=fanout, chat=Rate(counters, config.chat_lines, config.chat_window, "chat"))
+    limits = Limits(config, counters, lambda: hub.stored(store.table_ids, True))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         await hub.resume_all()
+        await limits.resumed(list(hub.tables.values()))
         yield
         await hub.stop()
         pool.close()
@@ -105,6 +111,10 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     )
     app.state.hub = hub
     app.add_middleware(_BodyLimit)
+    app.add_middleware(WebSocketCap, per_client=config.websockets_per_client)
+    app.add_middleware(HostCheck, policy=HostPolicy.from_config(config))
+    app.add_middleware(ClientAddress, proxies=TrustedProxies(parse_networks(config.forwarded_allow_ips)))
+    answer_limited(app)
     app.include_router(pages.router(hub))
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
 
@@ -131,8 +141,8 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
         return out
 
     @app.post("/api/tables", response_model=TableCreated, status_code=201, summary="Create a table")
-    async def create_table(spec: CreateTable) -> TableCreated:
-        return await hub.create(spec)
+    async def create_table(spec: CreateTable, caller: Request) -> TableCreated:
+        return await limits.new_table(client_key(caller.client), spec, lambda: hub.create(spec))
 
     @app.get("/api/tables", response_model=list[TableInfo], summary="Tables not finished (no secrets)")
     async def list_tables() -> list[TableInfo]:
@@ -143,8 +153,10 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
         return hub.info(await table_or_404(table_id))
 
     @app.post("/api/tables/{table_id}/join", response_model=TableCreated, summary="Take a free seat")
-    async def join(table_id: str, request: JoinTable) -> TableCreated:
-        return await hub.join(await table_or_404(table_id), request)
+    async def join(table_id: str, request: JoinTable, caller: Request) -> TableCreated:
+        table = await table_or_404(table_id)
+        await limits.join(client_key(caller.client), table_id)
+        return await hub.join(table, request)
 
     @app.get("/api/tables/{table_id}/state", summary="What a seat (or, without a credential, a spectator) sees")
     async def table_state(table_id: str, auth: Credential) -> dict[str, Any]:
@@ -192,10 +204,7 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
 
     @app.websocket("/ws/tables/{table_id}")
     async def live(websocket: WebSocket, table_id: str) -> None:
-        if not origin_allowed(websocket, allowed_origins):
-            await websocket.close(code=1008, reason="origin not allowed")
-            return
-        await websocket.accept()
+        await websocket.accept()  # (its host, origin and connections were checked by the middleware)
         try:
             table = await hub.get(table_id)
             hello = Hello.model_validate_json(await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS))
@@ -271,17 +280,6 @@ def _first_line(error: Exception) -> str:
         where = ".".join(str(p) for p in first.get("loc", ())) or "message"
         return f"{where}: {first.get('msg', 'invalid')}"
     return str(error).splitlines()[0] if str(error) else type(error).__name__
-
-
-def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
-    """A browser always sends Origin: it must be this server's own or an allowed one. Programs
-    that send none (API clients, the tests) are let in; they present credentials anyway."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    if origin in allowed:
-        return True
-    return urlsplit(origin).netloc == websocket.headers.get("host", "")
 
 
 def tune_collector() -> None:

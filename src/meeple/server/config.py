@@ -28,27 +28,29 @@ class ServerConfig:
     redis: str | None = None
     #: Other page origins (scheme://host:port) allowed to open a WebSocket.
     allowed_origins: tuple[str, ...] = field(default_factory=tuple)
-    #: Host names (the Host header, without the port) this server answers to; empty: the bound
-    #: address and the loopback names. Guards against DNS rebinding.
+    #: Host names (the Host header, without the port) this server answers to; empty: the name
+    #: `host` gives, if a name, and localhost. An IP address is always answered (no name can be
+    #: rebound to it). Guards against DNS rebinding (`meeple.server.hosts`).
     allowed_hosts: tuple[str, ...] = field(default_factory=tuple)
     #: Addresses (or CIDR networks) of trusted reverse proxies whose X-Forwarded-For names the
-    #: client; empty: none, the peer's address is the client's.
+    #: client; empty: none, the peer's address is the client's (`meeple.server.proxies`).
     forwarded_allow_ips: tuple[str, ...] = field(default_factory=tuple)
     #: The operator's component and board files (docs/server.md, "Data sets"), or None: only
     #: the shipped data. A client chooses among them by name, never by path.
     data_dir: str | None = None
 
-    # -- the limits on each door (per client address unless said otherwise) --------------------
-    #: Join-code attempts per client and table, and per table from all clients, per minute.
+    # -- the limits on each door (per client address unless said otherwise; `meeple.server.limits`)
+    #: Join attempts per client and table, and per table from all clients, per minute.
     join_attempts_per_client: int = 10
     join_attempts_per_table: int = 30
     #: Tables a client may create per `create_window` seconds, and may have unfinished at once.
     tables_per_window: int = 20
     create_window: int = 600
     open_tables_per_client: int = 20
-    #: Open WebSocket connections per client address.
+    #: Open WebSocket connections per client address (in each process).
     websockets_per_client: int = 32
-    #: Unfinished tables with no person seated (they play on the server's CPU), server-wide.
+    #: Unfinished tables created with no person seated (they play on the server's CPU),
+    #: server-wide; 0 refuses them.
     bot_tables: int = 2
     #: Chat lines per seat in any `chat_window` seconds (shared between processes over Redis).
     chat_lines: int = 5
@@ -66,8 +68,8 @@ class ServerConfig:
         """The configuration `to_json` wrote (lists become tuples again)."""
         raw: dict[str, Any] = json.loads(text)
         known = {f.name for f in fields(cls)}
-        values = {key: tuple(value) if isinstance(value, list) else value
-                  for key, value in raw.items() if key in known}
+        values: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value
+                                  for key, value in raw.items() if key in known}
         return cls(**values)
 
     @classmethod

@@ -19,7 +19,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
-from meeple.ai.bots import make_bot
 from meeple.core.errors import MeepleError
 from meeple.core.observation import Observation
 from meeple.core.protocol import Event, Game
@@ -29,6 +28,9 @@ from meeple.core.state import State
 from meeple.core.undo import undo_start
 from meeple.server import clock
 from meeple.server.botpool import BotPool, bot_seed
+from meeple.server.bots import offered
+from meeple.server.config import ServerConfig
+from meeple.server.counters import LocalCounters, Rate
 from meeple.server.fanout import Fanout, LocalFanout, Notice
 from meeple.server.models import CreateTable, JoinTable, SeatInfo, SeatSpec, TableCreated, TableInfo
 from meeple.server.store import ChatRow, SeatRow, StaleVersion, Store, StoreError, StoreUnavailable, TableRow
@@ -39,8 +41,6 @@ T = TypeVar("T")
 
 #: The bot that takes over a seat whose person left or ran out of time.
 STAND_IN = "greedy"
-#: Chat: at most this many lines per seat in any window of CHAT_WINDOW seconds.
-CHAT_BURST, CHAT_WINDOW = 5, 10.0
 #: Several processes: how often unheld tables are offered for a lease (so a dead process's bots
 #: are taken over), how many tables new to this process one sweep loads, and how long a table
 #: with connections may go without a look at the store (in case a notice was lost).
@@ -68,6 +68,15 @@ class Refused(Exception):
         self.status = status
 
 
+class Limited(Refused):
+    """A refusal because a limit is reached (HTTP 429): `retry_after` seconds until it lifts,
+    or None if it lifts when something ends (an open table, a connection)."""
+
+    def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
+        super().__init__(code, message, 429)
+        self.retry_after = retry_after
+
+
 def secret_hash(secret: str) -> str:
     """Credentials and join codes are stored only as this hash (they are 128+ random bits, so a
     plain SHA-256 is enough)."""
@@ -93,7 +102,6 @@ class LiveTable:
     connections: list[Connection] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
     clock_task: asyncio.Task[None] | None = None
-    chat_times: dict[int | None, list[float]] = field(default_factory=dict)
     #: Per action played since this process loaded the table: (seat that made it, whether it
     #: revealed anything). Actions from before the load count as checkpoints for undo.
     marks: list[tuple[int, bool]] = field(default_factory=list)
@@ -169,11 +177,14 @@ class Hub:
     """All tables of this server process, loaded from the store on first use."""
 
     def __init__(self, store: Store, bots: BotPool, now: Callable[[], float] = time.time,
-                 fanout: Fanout | None = None) -> None:
+                 fanout: Fanout | None = None, chat: Rate | None = None) -> None:
         self.store = store
         self.bots = bots
         self.now = now
         self.fanout = fanout or LocalFanout()
+        defaults = ServerConfig()
+        #: Chat lines per seat (shared between processes when `chat` counts in Redis).
+        self.chat_rate = chat or Rate(LocalCounters(), defaults.chat_lines, defaults.chat_window, "chat")
         self.tables: dict[str, LiveTable] = {}
         self._store_thread: ThreadPoolExecutor | None = None
         self._background: set[asyncio.Task[None]] = set()
@@ -231,8 +242,7 @@ class Hub:
             else:
                 kind, bot = seat.kind, seat.bot
             if kind == "bot":
-                bot = (bot or STAND_IN).strip().lower()
-                make_bot(bot)  # a bad spec is refused here, in one line
+                bot = offered(bot or STAND_IN)  # a level the lobby offers; anything else refused here
             elif bot is not None:
                 raise MeepleError(f"seat {index}: a person's seat names no bot")
             name = f"{bot} {index + 1}" if bot else f"Player {index + 1}"
@@ -467,11 +477,11 @@ class Hub:
         text = text.strip()
         if not text:
             raise Refused("empty_chat", "say something", 422)
+        rate = self.chat_rate
+        wait = await rate.take(f"{table.row.id}:{'spectators' if seat is None else seat}")
+        if wait is not None:
+            raise Limited("too_fast", f"at most {rate.limit} messages every {rate.window:g} seconds", wait)
         now = self.now()
-        recent = [t for t in table.chat_times.get(seat, []) if now - t < CHAT_WINDOW]
-        if len(recent) >= CHAT_BURST:
-            raise Refused("too_fast", f"at most {CHAT_BURST} messages every {CHAT_WINDOW:.0f} seconds", 429)
-        table.chat_times[seat] = [*recent, now]
         name = table.row.seats[seat].name if seat is not None else "spectator"
         line = await self.stored(self.store.add_chat, table.row.id, seat, name, text, now)
         self.fanout.publish(table.row.id, "chat", line.index)

@@ -14,9 +14,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from meeple.ai.ismcts import LEVELS
 from meeple.core.i18n import Catalog
 from meeple.core.registry import games, load
+from meeple.server.bots import OFFERED
 from meeple.server.tables import Hub, Refused
 from meeple.server.web.boards import board_for
 from meeple.server.web.render import LANGUAGES, catalog
@@ -58,7 +58,7 @@ def router(hub: Hub) -> APIRouter:
     async def lobby(request: Request) -> HTMLResponse:
         tables = [t for t in await hub.listing() if t.status != "over"]
         return page("lobby.html", request, games=_games(language(request)), tables=tables, default_game="triqueta",
-                    levels=["random", "greedy", *(f"ismcts:{level}" for level in LEVELS)])
+                    levels=OFFERED)
 
     @pages.get("/tables/{table_id}", response_class=HTMLResponse)
     async def table(request: Request, table_id: str) -> HTMLResponse:
