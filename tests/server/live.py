@@ -17,10 +17,13 @@ from tests.server.services import free_port
 
 class Server:
     """One `meeple serve` process on a loopback port over a database (by default a file in
-    `folder`; or any `--db` value), with `--redis` when given (several processes, one table set)."""
+    `folder`; or any `--db` value), with `--redis` when given (several processes, one table set)
+    and any other flags in `args`."""
 
-    def __init__(self, folder: Path, db: str | None = None, redis: str | None = None, name: str = "server") -> None:
+    def __init__(self, folder: Path, db: str | None = None, redis: str | None = None, name: str = "server",
+                 args: tuple[str, ...] = ()) -> None:
         self.folder = folder
+        self.args = args
         self.db = db or str(folder / "meeple.db")
         self.redis = redis
         self.name = name
@@ -33,6 +36,7 @@ class Server:
         command = [sys.executable, "-m", "meeple", "serve", "--port", str(self.port), "--db", self.db]
         if self.redis:
             command += ["--redis", self.redis]
+        command += self.args
         self.process = subprocess.Popen(
             command,
             cwd=self.folder, stdout=subprocess.DEVNULL, stderr=self.log,

@@ -24,9 +24,11 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
 
+from meeple.core.errors import DataError
 from meeple.core.registry import games, load
 from meeple.server.botpool import BotPool
 from meeple.server.config import ServerConfig
+from meeple.server.datasets import DataSets
 from meeple.server.fanout import Fanout, FanoutError, open_fanout
 from meeple.server.models import (
     Act,
@@ -89,7 +91,7 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     config = config or ServerConfig()
     allowed_origins = config.allowed_origins
     pool = bots or BotPool()
-    hub = Hub(store, pool, fanout=fanout)
+    hub = Hub(store, pool, fanout=fanout, datasets=DataSets.open(config.data_dir))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -125,8 +127,8 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
             game = load(name)
             out.append(GameInfo(
                 name=name, title=game.title, min_players=game.min_players, max_players=game.max_players,
-                options=[{"name": s.name, "default": s.default, "help": s.help, "choices": list(s.choices or ())}
-                         for s in game.option_specs],
+                options=[{"name": s.name, "default": s.default, "help": s.help,
+                          "choices": hub.datasets.choices(name, s)} for s in game.option_specs],
             ))
         return out
 
@@ -298,13 +300,14 @@ def create_app_from_environment() -> FastAPI:
     """The factory `meeple serve` hands to uvicorn: the configuration `meeple serve` put in the
     environment (`meeple.server.config`), else the defaults (a SQLite file meeple.db in the
     working directory, one process). A store or Redis that cannot be opened ends the process
-    with one line, not a traceback."""
+    with one line, not a traceback; so does a data set (`--data`) that fails its game's checks."""
     config = ServerConfig.from_environment()
     try:
         fanout = open_fanout(config.redis)
         store = open_store(config.db)
-    except (StoreError, FanoutError) as exc:
+        app = create_app(store, config=config, fanout=fanout)
+    except (StoreError, FanoutError, DataError) as exc:
         print(f"meeple: error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     tune_collector()
-    return create_app(store, config=config, fanout=fanout)
+    return app
