@@ -227,6 +227,13 @@ def test_a_celtica_table_on_a_set_has_its_board_and_keeps_it_inline(offering, da
     assert str(data) not in json.dumps(seen)
 
 
+def test_a_set_spoiled_after_start_up_is_refused_by_its_name_not_its_path(offering, data, tmp_path):
+    (data / "celtica" / "board" / "printed.toml").write_text("location = [", encoding="utf-8")
+    message = _refusal(offering, "celtica", "board", "printed")["message"]
+    assert "data set 'printed'" in message and "not valid TOML" in message
+    assert str(tmp_path) not in message
+
+
 def test_a_table_on_a_set_loads_again_after_a_restart_wherever_the_sets_now_live(tmp_path, data):
     db = tmp_path / "meeple.db"
     with served(db, data) as before:
