@@ -2,6 +2,7 @@
 replaces them (option `components`), bad files fail with one clear DataError, and records pin
 the components they were played with."""
 
+import os
 import shutil
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from meeple.core.record import GameRecord
 from meeple.games.castell.components import DATA_DIR, FILES, REGIONS, load_components
 from meeple.games.castell.state import CastellState
 from tests.castell.helpers import GAME
+from tests.core.test_fuzz_loaders import no_hang
 
 
 def test_shipped_components_load_with_provenance():
@@ -96,8 +98,36 @@ def test_bad_component_files_raise_a_clear_data_error(tmp_path, file, old, new, 
 
 
 def test_components_not_a_directory(tmp_path):
-    with pytest.raises(DataError, match="not a directory"):
+    with pytest.raises(DataError, match=r"not a directory"):
         GAME.new_game(2, seed=1, components=str(tmp_path / "nowhere"))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs need a POSIX system")
+@pytest.mark.parametrize("file", ["regions.toml", FILES[-1]])
+def test_a_fifo_in_the_directory_is_refused_not_read_nor_replaced(tmp_path, file):
+    box = tmp_path / "box"
+    box.mkdir()
+    os.mkfifo(box / file)
+    with no_hang(5), pytest.raises(DataError, match=r"is a pipe \(FIFO\), not a regular file"):
+        GAME.new_game(2, seed=1, components=str(box))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_dev_zero_as_a_component_file_or_as_the_directory_is_refused(tmp_path):
+    box = tmp_path / "box"
+    box.mkdir()
+    (box / "wheel.toml").symlink_to("/dev/zero")
+    with no_hang(5), pytest.raises(DataError, match=r"wheel.toml is a device, not a regular file"):
+        GAME.new_game(2, seed=1, components=str(box))
+    with no_hang(5), pytest.raises(DataError, match=r"not a directory"):
+        GAME.new_game(2, seed=1, components="/dev/zero")
+
+
+def test_a_directory_in_place_of_a_component_file_is_refused(tmp_path):
+    box = tmp_path / "box"
+    (box / "calendar.toml").mkdir(parents=True)
+    with pytest.raises(DataError, match=r"calendar.toml is a directory, not a regular file"):
+        load_components(str(box))
 
 
 def test_bad_options_are_option_errors():

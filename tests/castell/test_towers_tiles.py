@@ -165,7 +165,7 @@ def test_load_rejects_bad_toml_and_missing_files(tmp_path):
         load_local_tiles(write(tmp_path, "[[tile]\n"))
     with pytest.raises(DataError, match="cannot read"):
         load_local_tiles(str(tmp_path / "absent.toml"))
-    with pytest.raises(DataError, match="cannot read"):
+    with pytest.raises(DataError, match="is a directory, not a regular file"):
         load_local_tiles(str(tmp_path))
     binary = tmp_path / "binary.toml"
     binary.write_bytes(b"\xff\xfe\x00tile")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from meeple.core.rng import Rng
 from meeple.games.celtica.board_file import default_board_text, load_board
 from meeple.games.celtica.state import CelticaState
 from tests.celtica.helpers import GAME
+from tests.core.test_fuzz_loaders import no_hang
 
 SHORT = """
 provenance = "printed"
@@ -111,3 +113,17 @@ def test_C3_missing_file_and_bad_layout(tmp_path):
         load_board("layout:printed:start,village one,goal 3")
     with pytest.raises(DataError, match="board layout"):
         load_board("layout:start,goal 3")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs need a POSIX system")
+def test_C3_a_fifo_named_as_the_board_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "board.fifo"
+    os.mkfifo(fifo)
+    with no_hang(5), pytest.raises(DataError, match="is a pipe"):
+        GAME.new_game(2, seed=0, board=str(fifo))
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_C3_dev_zero_named_as_the_board_is_refused_without_reading_it():
+    with no_hang(5), pytest.raises(DataError, match="board file /dev/zero is a device, not a regular file"):
+        GAME.new_game(2, seed=0, board="/dev/zero")

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from tests.server.live import Server
+from tests.server.test_datasets import make_data
 
 from meeple.core.record import GameRecord
 
@@ -207,3 +208,25 @@ def test_choosing_a_game_in_the_lobby_offers_its_player_range_and_options(page, 
     assert page.locator("#players option").all_inner_texts() == ["2", "3", "4"]
     assert page.locator(".game-options[data-game=castell]").is_visible()
     assert not page.locator(".game-options[data-game=celtica]").is_visible()
+
+
+def test_the_lobby_offers_the_operators_data_sets_and_a_table_is_made_on_one(browser, tmp_path):
+    server = Server(tmp_path, args=("--data", str(make_data(tmp_path))))
+    server.start()
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(server.url)
+        page.get_by_text("Celtica", exact=True).click()
+        board = page.locator('.game-options[data-game=celtica] select[name="opt-board"]')
+        assert board.locator("option").all_inner_texts() == ["the shipped data", "printed"]
+        board.select_option("printed")
+        page.get_by_test_id("create-table").click()
+        page.wait_for_url(re.compile(r"/tables/"))
+        table = page.url.rsplit("/", 1)[-1].split("?")[0]
+        seen = page.request.get(f"{server.url}/api/tables/{table}/state").json()
+        assert [spot["kind"] for spot in seen["view"]["board"]] == ["start", "ruin", "cult", "monastery", "goal"]
+    finally:
+        context.close()
+        log = server.stop()
+    assert "Traceback" not in log, log

@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar, cast
 
 from meeple.core.errors import IllegalAction, OptionError, RecordError
 from meeple.core.rng import seed_from
@@ -65,12 +65,18 @@ class SearchTuning:
 
 @dataclass(frozen=True, slots=True)
 class OptionSpec:
-    """A named rule option. Its type is the type of `default`; `choices` limits strings."""
+    """A named rule option. Its type is the type of `default`; `choices` limits strings.
+
+    `names_path` marks a text option whose value names a "file" or a "directory" on the machine
+    that builds the game ("" for the shipped data). Such a value is the local user's or the
+    operator's, never a remote client's: a server offers the operator's sets by name instead.
+    A game may pin the value in `state.options` by appending "#" and a fingerprint to it."""
 
     name: str
     default: Any
     help: str
     choices: tuple[Any, ...] | None = None
+    names_path: Literal["file", "directory"] | None = None
 
     def coerce(self, value: Any) -> Any:
         """Accept a value of the right type (or its command-line string form)."""

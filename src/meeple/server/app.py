@@ -23,10 +23,12 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
 
+from meeple.core.errors import DataError
 from meeple.core.registry import games, load
 from meeple.server.botpool import BotPool
 from meeple.server.config import ServerConfig
 from meeple.server.counters import Rate
+from meeple.server.datasets import DataSets
 from meeple.server.fanout import Fanout, FanoutError, open_fanout
 from meeple.server.hosts import HostCheck, HostPolicy
 from meeple.server.limits import Limits, WebSocketCap, answer_limited, client_key, counters_for
@@ -93,7 +95,8 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     config = config or ServerConfig()
     pool = bots or BotPool()
     counters = counters_for(fanout)
-    hub = Hub(store, pool, fanout=fanout, chat=Rate(counters, config.chat_lines, config.chat_window, "chat"))
+    hub = Hub(store, pool, fanout=fanout, chat=Rate(counters, config.chat_lines, config.chat_window, "chat"),
+              datasets=DataSets.open(config.data_dir))
     limits = Limits(config, counters, lambda: hub.stored(store.table_ids, True))
 
     @asynccontextmanager
@@ -135,8 +138,8 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
             game = load(name)
             out.append(GameInfo(
                 name=name, title=game.title, min_players=game.min_players, max_players=game.max_players,
-                options=[{"name": s.name, "default": s.default, "help": s.help, "choices": list(s.choices or ())}
-                         for s in game.option_specs],
+                options=[{"name": s.name, "default": s.default, "help": s.help,
+                          "choices": hub.datasets.choices(name, s)} for s in game.option_specs],
             ))
         return out
 
@@ -296,13 +299,14 @@ def create_app_from_environment() -> FastAPI:
     """The factory `meeple serve` hands to uvicorn: the configuration `meeple serve` put in the
     environment (`meeple.server.config`), else the defaults (a SQLite file meeple.db in the
     working directory, one process). A store or Redis that cannot be opened ends the process
-    with one line, not a traceback."""
+    with one line, not a traceback; so does a data set (`--data`) that fails its game's checks."""
     config = ServerConfig.from_environment()
     try:
         fanout = open_fanout(config.redis)
         store = open_store(config.db)
-    except (StoreError, FanoutError) as exc:
+        app = create_app(store, config=config, fanout=fanout)
+    except (StoreError, FanoutError, DataError) as exc:
         print(f"meeple: error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     tune_collector()
-    return create_app(store, config=config, fanout=fanout)
+    return app

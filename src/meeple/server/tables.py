@@ -16,7 +16,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 
 from meeple.core.errors import MeepleError
@@ -31,6 +31,7 @@ from meeple.server.botpool import BotPool, bot_seed
 from meeple.server.bots import offered
 from meeple.server.config import ServerConfig
 from meeple.server.counters import LocalCounters, Rate
+from meeple.server.datasets import DataSets
 from meeple.server.fanout import Fanout, LocalFanout, Notice
 from meeple.server.models import CreateTable, JoinTable, SeatInfo, SeatSpec, TableCreated, TableInfo
 from meeple.server.store import ChatRow, SeatRow, StaleVersion, Store, StoreError, StoreUnavailable, TableRow
@@ -143,11 +144,7 @@ class LiveTable:
         return "playing" if self.started else "waiting"
 
     def record(self) -> GameRecord:
-        return GameRecord(
-            game=self.row.game, num_players=self.row.num_players, seed=self.row.seed,
-            options=dict(self.row.options), players=[seat_label(s) for s in self.row.seats],
-            actions=list(self.row.actions),
-        )
+        return record_of(self.row)
 
     def bot_spec(self, seat: int) -> str | None:
         """The bot that plays `seat` now (a bot seat, or a person's seat taken over)."""
@@ -173,11 +170,19 @@ def seat_label(seat: SeatRow) -> str:
     return seat.bot or STAND_IN if (seat.kind == "bot") else "human"
 
 
+def record_of(row: TableRow) -> GameRecord:
+    """A table's game record as clients get it: its options name data sets, never paths."""
+    return GameRecord(
+        game=row.game, num_players=row.num_players, seed=row.seed, options=dict(row.options),
+        players=[seat_label(s) for s in row.seats], actions=list(row.actions),
+    )
+
+
 class Hub:
     """All tables of this server process, loaded from the store on first use."""
 
     def __init__(self, store: Store, bots: BotPool, now: Callable[[], float] = time.time,
-                 fanout: Fanout | None = None, chat: Rate | None = None) -> None:
+                 fanout: Fanout | None = None, chat: Rate | None = None, datasets: DataSets | None = None) -> None:
         self.store = store
         self.bots = bots
         self.now = now
@@ -185,6 +190,7 @@ class Hub:
         defaults = ServerConfig()
         #: Chat lines per seat (shared between processes when `chat` counts in Redis).
         self.chat_rate = chat or Rate(LocalCounters(), defaults.chat_lines, defaults.chat_window, "chat")
+        self.datasets = datasets or DataSets()
         self.tables: dict[str, LiveTable] = {}
         self._store_thread: ThreadPoolExecutor | None = None
         self._background: set[asyncio.Task[None]] = set()
@@ -201,26 +207,42 @@ class Hub:
             raise Refused("unavailable", "the database cannot be reached: nothing was changed; try again shortly",
                           503) from None
 
+    async def replay(self, record: GameRecord) -> State[Any]:
+        """The state a table's record reaches. Built in a worker thread (it may read the
+        operator's data files, and replays every move), with the data sets the record names
+        mapped to their files; a record this server cannot play is a refusal naming no path."""
+        def build() -> State[Any]:
+            options = self.datasets.to_server(load(record.game), record.options)
+            return replace(record, options=options).replay()
+
+        try:
+            return await asyncio.to_thread(build)
+        except MeepleError as exc:
+            raise Refused("unplayable", self.datasets.hide(f"this table cannot be played here: {exc}"), 503) from None
+
     # -- tables ---------------------------------------------------------------------------------
     async def create(self, spec: CreateTable) -> TableCreated:
         try:
             game = load(spec.game)
             game.check_players(spec.players)
-            options = game.resolve_options(spec.options)
-            game.check_options(spec.players, options)
+            options = self.datasets.from_client(game, spec.options)
             rule = clock.parse_clock(spec.clock)
             seats = self._seats(spec)
-            seed = secrets.randbits(63)
-            state = game.new_game(spec.players, seed=seed, **options)
         except MeepleError as exc:
             raise Refused("bad_table", str(exc), 422) from None
+        seed = secrets.randbits(63)
+        try:  # off the event loop: it may read the operator's data files
+            state = await asyncio.to_thread(lambda: game.new_game(spec.players, seed=seed, **options))
+        except MeepleError as exc:
+            raise Refused("bad_table", self.datasets.hide(str(exc)), 422) from None
         credential, join_code = secrets.token_urlsafe(32), secrets.token_urlsafe(6)
         creator = next((s for s in seats if s.kind == "human"), None)
         if creator is not None:
             creator.name, creator.credential_hash = spec.name, secret_hash(credential)
         row = TableRow(
             id=secrets.token_urlsafe(9), game=game.name, num_players=spec.players, seed=seed,
-            options=dict(state.options), seats=seats, join_code_hash=secret_hash(join_code), created=self.now(),
+            options=self.datasets.to_stored(game, state.options), seats=seats, join_code_hash=secret_hash(join_code),
+            created=self.now(),
             clock={"rule": spec.clock}, clock_state=clock.start(rule, spec.players) if rule else {},
             public=spec.public,
         )
@@ -260,12 +282,10 @@ class Hub:
             raise
         except Exception:  # NoSuchTable, or an id the store cannot even look up
             raise Refused("no_table", f"no table {table_id!r}", 404) from None
+        state = await self.replay(record_of(row))
         table = self.tables.get(table_id)  # loaded meanwhile by another request
         if table is None:
-            game = load(row.game)
-            table = LiveTable(row=row, game=game, state=GameRecord(
-                game=row.game, num_players=row.num_players, seed=row.seed, options=row.options, actions=row.actions,
-            ).replay())
+            table = LiveTable(row=row, game=load(row.game), state=state)
             self.tables[table_id] = table
             await self._started(table)
         return table
@@ -273,7 +293,11 @@ class Hub:
     async def resume_all(self) -> None:
         """After a start: bring back every unfinished table, so bots and clocks carry on."""
         for table_id in await self.stored(self.store.table_ids, True):
-            table = await self.get(table_id)
+            try:
+                table = await self.get(table_id)
+            except Refused as refusal:  # its data set is gone: the others carry on
+                log.warning("meeple: table %s is not resumed: %s", table_id, refusal)
+                continue
             # Do not charge the downtime; with several processes, only if none was watching the clock.
             if table.row.clock_state.get("seat") is not None and await self.fanout.claim(table_id):
                 async with table.lock:
@@ -290,7 +314,11 @@ class Hub:
 
     async def listing(self) -> list[TableInfo]:
         ids = await self.stored(self.store.table_ids, True)
-        return [self.info(await self.get(table_id)) for table_id in ids[-200:]]
+        found = []
+        for table_id in ids[-200:]:
+            with contextlib.suppress(Refused):  # one this server cannot play now is left out
+                found.append(self.info(await self.get(table_id)))
+        return found
 
     # -- seats ----------------------------------------------------------------------------------
     def seat_of(self, table: LiveTable, credential: str | None) -> int:
@@ -459,6 +487,7 @@ class Hub:
             if keep is None:
                 raise Refused("no_undo", "nothing of yours can be taken back now (a draw or a reveal, or the "
                                          "next player has moved)")
+            state = await self.replay(replace(table.record(), actions=table.row.actions[:keep]))
             try:
                 await self.stored(self.store.truncate_actions, table.row.id, table.version, keep)
             except StaleVersion:
@@ -468,7 +497,7 @@ class Hub:
             taken = table.version - keep
             del table.row.actions[keep:]
             del table.marks[len(table.marks) - taken:]
-            table.state = table.record().replay()
+            table.state = state
             await self._broadcast(table, [Event("undo", seat, {"actions": taken})])
         self._kick(table)
 
@@ -723,9 +752,10 @@ class Hub:
             if told:
                 await self._broadcast(table, [])
             return
+        state = await self.replay(record_of(row))
         table.row.actions = list(row.actions)
         table.marks = []
-        table.state = table.record().replay()
+        table.state = state
         await self._broadcast(table, [])
 
     async def _continue(self, table: LiveTable, actions: list[dict[str, Any]]) -> bool:

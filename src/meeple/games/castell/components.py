@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import tomllib
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.core.checks import is_whole
+from meeple.core.datafile import read_data_text
 from meeple.core.errors import DataError, MeepleError, RecordError
 from meeple.games.castell.towers.rules import COUNTS_LEN, MAX_SIZE, SIZES, SKILLS
 from meeple.games.castell.towers.tiles import LocalTile, load_local_tiles
@@ -133,14 +135,20 @@ def _fail(file: str, message: str) -> DataError:
     return DataError(f"castell components, {file}: {message}")
 
 
+def _given(directory: Path | None, name: str) -> Path | None:
+    """The directory's own file `name`, or None when it has none (the shipped one is used). Any
+    entry counts, so a FIFO or a directory there is refused rather than silently replaced."""
+    if directory is None or not os.path.lexists(directory / name):
+        return None
+    return directory / name
+
+
 def _read(directory: Path | None, name: str) -> dict[str, Any]:
-    path = DATA_DIR / name
-    if directory is not None and (directory / name).is_file():
-        path = directory / name
+    path = _given(directory, name) or DATA_DIR / name
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise _fail(name, f"cannot read {path}: {exc.strerror}") from None
+        text = read_data_text(path, str(path))
+    except DataError as exc:
+        raise _fail(name, str(exc)) from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -355,9 +363,7 @@ def _load(source: str, directory: Path | None, stamp: tuple) -> Components:
     festivals = _load_festivals(raw["festivals.toml"], marks)
     size_counts = _load_counts(raw["size_tokens.toml"], "size_tokens.toml", "token", marks)
     castellers = _load_counts(raw["castellers.toml"], "castellers.toml", "casteller", marks)
-    tile_path = None
-    if directory is not None and (directory / FILES[-1]).is_file():
-        tile_path = directory / FILES[-1]
+    tile_path = _given(directory, FILES[-1])
     try:
         local_tiles = tuple(load_local_tiles(None if tile_path is None else str(tile_path)))
     except MeepleError:

@@ -24,6 +24,7 @@ class CastellGame(Game[CastellState, Action]):
         OptionSpec(
             "components", "",
             "directory of component data files replacing the shipped ones (DIR, or DIR#sha256=HEX to pin them)",
+            names_path="directory",
         ),
         OptionSpec(
             "performance_tokens", "own",

@@ -13,9 +13,9 @@ from __future__ import annotations
 import tomllib
 from functools import lru_cache
 from importlib import resources
-from pathlib import Path
 
 from meeple.core.checks import is_whole
+from meeple.core.datafile import read_data_text
 from meeple.core.errors import DataError
 from meeple.games.celtica.components import (
     KIND_ACTION,
@@ -103,13 +103,7 @@ def load_board(option: str) -> Board:
     file is seen; layouts and the default are cached)."""
     if option == "" or option.startswith(LAYOUT_PREFIX):
         return _cached_board(option)
-    path = Path(option)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise DataError(f"cannot read board file {option}: {reason}") from None
-    return parse_toml(text, f"board file {option}")
+    return parse_toml(read_data_text(option, f"board file {option}"), f"board file {option}")
 
 
 @lru_cache(maxsize=64)

@@ -23,6 +23,7 @@ class CelticaGame(Game[CelticaState, Action]):
             "",
             "board file (TOML, see docs/games/celtica.md) or inline 'layout:...'; empty: the shipped "
             "reconstructed board (C3)",
+            names_path="file",
         ),
     )
     state_class = CelticaState

@@ -17,12 +17,16 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from meeple.core.i18n import Catalog
 from meeple.core.registry import games, load
 from meeple.server.bots import OFFERED
+from meeple.server.datasets import DataSets
 from meeple.server.tables import Hub, Refused
 from meeple.server.web.boards import board_for
 from meeple.server.web.render import LANGUAGES, catalog
 
 STATIC = Path(__file__).parent / "static"
-_templates = Environment(loader=PackageLoader("meeple.server.web", "templates"), autoescape=select_autoescape())
+#: The templates ship with the package: loaded once, never looked at on disk again (Jinja's
+#: auto_reload would stat the file on the event loop for every page).
+_templates = Environment(loader=PackageLoader("meeple.server.web", "templates"), autoescape=select_autoescape(),
+                         auto_reload=False)
 
 
 def language(request: Request) -> str:
@@ -30,16 +34,19 @@ def language(request: Request) -> str:
     return lang if lang in LANGUAGES else "en"
 
 
-def _games(lang: str) -> list[dict[str, Any]]:
+def _games(lang: str, datasets: DataSets) -> list[dict[str, Any]]:
     out = []
     for name in games():
         game = load(name)
         cat = catalog(name, lang)
+        choices = {s.name: datasets.choices(name, s) for s in game.option_specs}
         out.append({
             "name": name, "title": game.title, "min": game.min_players, "max": game.max_players,
-            "options": [{"name": s.name, "default": s.default, "help": s.help, "choices": list(s.choices or ()),
+            "options": [{"name": s.name, "default": s.default, "help": s.help, "choices": choices[s.name],
                          "kind": type(s.default).__name__} for s in game.option_specs
-                        if not isinstance(s.default, str) or s.choices],  # file options stay on the command line
+                        # free text is for the command line; a file option is offered once the
+                        # operator offers data sets for it
+                        if not isinstance(s.default, str) or len(choices[s.name]) > 1],
             "summary": cat.text("rules.summary").strip().splitlines()[0] if cat.has("rules.summary") else "",
         })
     return out
@@ -57,8 +64,8 @@ def router(hub: Hub) -> APIRouter:
     @pages.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:
         tables = [t for t in await hub.listing() if t.status != "over"]
-        return page("lobby.html", request, games=_games(language(request)), tables=tables, default_game="triqueta",
-                    levels=OFFERED)
+        return page("lobby.html", request, games=_games(language(request), hub.datasets), tables=tables,
+                    default_game="triqueta", levels=OFFERED)
 
     @pages.get("/tables/{table_id}", response_class=HTMLResponse)
     async def table(request: Request, table_id: str) -> HTMLResponse:
@@ -75,7 +82,7 @@ def router(hub: Hub) -> APIRouter:
         if not 0 <= move <= len(record.actions):
             raise Refused("no_move", f"the game has moves 0 to {len(record.actions)}", 404)
         record.actions = record.actions[:move]
-        state = record.replay()
+        state = await hub.replay(record)
         cat = catalog(live.row.game, language(request))
         return HTMLResponse(board_for(live.row.game)(state.view(None), None, [], cat))
 

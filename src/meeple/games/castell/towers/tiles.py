@@ -14,6 +14,7 @@ from itertools import pairwise
 from typing import Any, TypeGuard
 
 from meeple.core.checks import is_whole
+from meeple.core.datafile import read_data_text
 from meeple.core.errors import DataError
 from meeple.core.values import rebuild_by_fields
 from meeple.games.castell.towers.rules import MAX_SKILL, SKILLS, Tower, validate
@@ -126,14 +127,8 @@ def load_local_tiles(path: str | None = None) -> tuple[LocalTile, ...]:
             text = resources.files("meeple.games.castell").joinpath("data", DEFAULT_FILE).read_text("utf-8")
         else:
             where = path
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
+            text = read_data_text(path, f"local performance tiles {path}")
         data = tomllib.loads(text)
-    except OSError as exc:
-        why = exc.strerror or exc
-        raise DataError(f"{where}: cannot read local performance tiles: {why}") from None
-    except UnicodeDecodeError:
-        raise DataError(f"{where}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise DataError(f"{where}: not valid TOML: {exc}") from None
     raw_tiles = data.get("tile")
