@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from meeple.core.checks import is_whole
+from meeple.core.checks import is_whole, object_kind, shown
 from meeple.core.errors import IllegalAction, RecordError
 from meeple.core.protocol import check_action_id
 from meeple.games.castell.components import NUM_REGIONS, REGIONS
@@ -180,31 +180,36 @@ def action_id(action: object) -> int:
 
 # -- JSON decoding ----------------------------------------------------------------------------
 
+#: The fields each kind of action may carry besides its type (`tower` may be left out).
+FIELDS = {"move": ("region",), "recruit": ("size",), "train": ("source", "skill"), "single_recruit": ("size",),
+          "extra_move": ("region",), "perform": ("slot", "tower"), "end_turn": (), "enter": ("slot", "tower"),
+          "decline": ()}
+
 
 def _field(obj: dict[str, Any], key: str) -> Any:
     if key not in obj:
-        raise RecordError(f"castell action {obj.get('type')!r} needs {key!r}")
+        raise RecordError(f"castell action {obj['type']!r} needs {key!r}")
     return obj[key]
 
 
 def _size(obj: dict[str, Any]) -> int:
     size = _field(obj, "size")
     if not is_whole(size) or not MIN_SIZE <= size <= MAX_SIZE:
-        raise RecordError(f"castell action size must be {MIN_SIZE}..{MAX_SIZE}, not {size!r}")
+        raise RecordError(f"castell action size must be {MIN_SIZE}..{MAX_SIZE}, not {shown(size)}")
     return size
 
 
 def _region(obj: dict[str, Any]) -> int:
     region = _field(obj, "region")
     if type(region) is not str or region not in REGIONS:
-        raise RecordError(f"castell action region must be one of {', '.join(REGIONS)}, not {region!r}")
+        raise RecordError(f"castell action region must be one of {', '.join(REGIONS)}, not {shown(region)}")
     return REGIONS.index(region)
 
 
 def _slot(obj: dict[str, Any]) -> int:
     slot = _field(obj, "slot")
     if not is_whole(slot) or slot not in (0, 1):
-        raise RecordError(f"castell action slot must be 0 or 1, not {slot!r}")
+        raise RecordError(f"castell action slot must be 0 or 1, not {shown(slot)}")
     return slot
 
 
@@ -229,9 +234,7 @@ def _tower(obj: dict[str, Any]) -> Tower | None:
 
 def action_from_json(obj: Any) -> Action:
     """Decode an action's JSON form; RecordError names what is malformed."""
-    if not isinstance(obj, dict):
-        raise RecordError(f"a castell action is a JSON object, not {obj!r}")
-    kind = obj.get("type")
+    kind = object_kind(obj, FIELDS, "castell action")
     if kind == "move":
         return MOVES[_region(obj)]
     if kind == "recruit":
@@ -253,6 +256,4 @@ def action_from_json(obj: Any) -> Action:
     if kind == "enter":
         tower = _tower(obj)
         return ENTERS[_slot(obj)] if tower is None else Enter(_slot(obj), tower)
-    if kind == "decline":
-        return DECLINE
-    raise RecordError(f"unknown castell action type {kind!r}")
+    return DECLINE

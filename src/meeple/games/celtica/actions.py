@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
-from meeple.core.checks import whole_in_range
+from meeple.core.checks import object_kind, shown, whole_in_range
 from meeple.core.errors import IllegalAction, RecordError
 from meeple.core.protocol import check_action_id
 from meeple.games.celtica.components import (
@@ -213,7 +213,7 @@ def action_from_id(number: object) -> Action:
 def _name(obj: dict[str, Any], key: str, names: tuple[str, ...]) -> int:
     value = obj.get(key)
     if type(value) is not str or value not in names:
-        raise RecordError(f"Celtica action field {key!r} must be one of {', '.join(names)}, not {value!r}")
+        raise RecordError(f"Celtica action field {key!r} must be one of {', '.join(names)}, not {shown(value)}")
     return names.index(value)
 
 
@@ -221,18 +221,14 @@ def _count(obj: dict[str, Any], key: str, low: int, high: int) -> int:
     return whole_in_range(obj.get(key), low, high, f"Celtica action field {key!r}")
 
 
-_FIELDS = {"play": {"colour", "cards", "experience"}, "take": {"part"}, "give_up": {"part"},
-           "cult": {"draw"}, "swap": {"give", "take"}, "buy": {"part"}, "done": set()}
+#: The fields each kind of action carries besides its type.
+FIELDS = {"play": {"colour", "cards", "experience"}, "take": {"part"}, "give_up": {"part"},
+          "cult": {"draw"}, "swap": {"give", "take"}, "buy": {"part"}, "done": set()}
 
 
 def action_from_json(obj: Any) -> Action:
     """Decode an action's JSON form; RecordError names what is malformed."""
-    kind = obj.get("type") if isinstance(obj, dict) else None
-    if type(kind) is not str or kind not in _FIELDS:
-        raise RecordError(f"not a Celtica action (type must be one of {', '.join(_FIELDS)}): {obj!r}")
-    extra = sorted(str(key) for key in set(obj) - _FIELDS[kind] - {"type"})
-    if extra:
-        raise RecordError(f"Celtica {kind} action has no field {extra[0]!r}")
+    kind = object_kind(obj, FIELDS, "Celtica action")
     if kind == "play":
         colour = _name(obj, "colour", COLOURS)
         return PLAY[colour][_count(obj, "cards", 1, MAX_CARDS)][_count(obj, "experience", 0, MAX_EXPERIENCE)]
@@ -243,7 +239,7 @@ def action_from_json(obj: Any) -> Action:
     if kind == "cult":
         draw = obj.get("draw")
         if type(draw) is not bool:
-            raise RecordError(f"Celtica cult action field 'draw' must be true or false, not {draw!r}")
+            raise RecordError(f"Celtica cult action field 'draw' must be true or false, not {shown(draw)}")
         return CULT[int(draw)]
     if kind == "swap":
         return SWAP[_name(obj, "give", PARTS)][_name(obj, "take", PARTS)]

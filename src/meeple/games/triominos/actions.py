@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from meeple.core.checks import whole_in_range
+from meeple.core.checks import object_kind, shown, whole_in_range
 from meeple.core.errors import IllegalAction, RecordError
 from meeple.core.protocol import check_action_id
 from meeple.games.triominos.components import NAME, NUM_TILES, ROTATIONS, tile_named
@@ -76,6 +76,9 @@ Action = Place | Draw | Pass | Stop
 DRAW_ID = NUM_TILES * NUM_WINDOW
 #: Every id, for every player count and option.
 NUM_ACTIONS = DRAW_ID + 3
+#: The fields each kind of action carries besides its type.
+FIELDS = {"place": ("tile", "x", "y", "dir", "rot"), "draw": (), "pass": (), "stop": ()}
+_PLAIN: dict[str, Action] = {"draw": DRAW, "pass": PASS, "stop": STOP}
 
 
 def action_id(action: object) -> int:
@@ -103,24 +106,16 @@ def action_from_id(number: object, fits: list[dict[int, int]]) -> Action:
 
 def action_from_json(obj: Any) -> Action:
     """Decode an action; RecordError names what is malformed."""
-    if not isinstance(obj, dict):
-        raise RecordError(f"a Triominos action is a JSON object, not {obj!r}")
-    kind = obj.get("type")
-    if kind == "draw":
-        return DRAW
-    if kind == "pass":
-        return PASS
-    if kind == "stop":
-        return STOP
+    kind = object_kind(obj, FIELDS, "Triominos action")
     if kind != "place":
-        raise RecordError(f"unknown Triominos action type {kind!r} (place, draw, pass, stop)")
+        return _PLAIN[kind]
     tile = tile_named(obj.get("tile"), "place action field 'tile'")
     x = whole_in_range(obj.get("x"), -RECORD_REACH, RECORD_REACH, "place action field 'x'")
     y = whole_in_range(obj.get("y"), -RECORD_REACH, RECORD_REACH, "place action field 'y'")
     rot = whole_in_range(obj.get("rot"), 0, 2, "place action field 'rot'")
     direction = obj.get("dir")
     if direction not in ("up", "down"):
-        raise RecordError(f"place action field 'dir' must be \"up\" or \"down\", not {direction!r}")
+        raise RecordError(f"place action field 'dir' must be \"up\" or \"down\", not {shown(direction)}")
     if rot not in ROTATIONS[tile]:
         raise RecordError(f"tile {NAME[tile]} has rotations {list(ROTATIONS[tile])}, not {rot}")
     c = cell(x, y, 0 if direction == "up" else 1)

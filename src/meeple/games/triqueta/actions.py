@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from meeple.core.checks import whole_in_range
-from meeple.core.errors import IllegalAction, RecordError
+from meeple.core.checks import object_kind, whole_in_range
+from meeple.core.errors import IllegalAction
 from meeple.core.protocol import check_action_id
 from meeple.games.triqueta.components import MAX_PLAYERS
 
@@ -57,6 +57,8 @@ DRAW_ACTION = ALL_ACTIONS[MAX_PLAYERS]
 _FIRST_PLACE = MAX_PLAYERS + 1
 _FIRST_KEEP = _FIRST_PLACE + SLOTS * MAX_PLAYERS
 _FIRST_DISCARD = _FIRST_KEEP + SLOTS
+#: The fields each kind of action may carry besides its type (`slot` may be left out: 0).
+FIELDS = {TAKE: ("row",), DRAW: (), PLACE: ("row", "slot"), KEEP: ("slot",), DISCARD: ("slot",)}
 
 
 def place_action(row: int, slot: int) -> Action:
@@ -87,11 +89,7 @@ def action_from_id(number: object) -> Action:
 def action_from_json(obj: Any) -> Action:
     """Decode an action; the canonical instance is returned so ids and equality are cheap.
     RecordError names what is malformed."""
-    if not isinstance(obj, dict):
-        raise RecordError(f"a Triqueta action is a JSON object, not {obj!r}")
-    kind = obj.get("type")
-    if type(kind) is not str or kind not in KINDS:
-        raise RecordError(f"unknown Triqueta action type {kind!r} ({', '.join(KINDS)})")
+    kind = object_kind(obj, FIELDS, "Triqueta action")
     row = whole_in_range(obj.get("row"), 0, MAX_PLAYERS - 1, f"{kind} action field 'row'") if kind in ROW_KINDS else -1
     slot = whole_in_range(obj.get("slot", 0), 0, SLOTS - 1, f"{kind} action field 'slot'") if kind in SLOT_KINDS else 0
     return ALL_ACTIONS[ACTION_ID[Action(kind, row, slot)]]
