@@ -22,17 +22,24 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
 
 
-def parse_json(text: str | bytes, what: str, max_bytes: int = MAX_FILE_BYTES) -> Any:
-    """The JSON value of `text`; `what` names the source in the one-line error."""
+def parse_json(text: str | bytes, what: str, max_bytes: int = MAX_FILE_BYTES, allow_nan: bool = True) -> Any:
+    """The JSON value of `text`; `what` names the source in the one-line error. Without
+    `allow_nan`, NaN and Infinity (which Python reads but JSON does not have) are refused."""
     if len(text) > max_bytes:
         raise RecordError(f"{what} is larger than {max_bytes:,} bytes")
     if isinstance(text, bytes):
         text = _decode(text, what)
     _check_depth(text, what)
+
+    def not_json(name: str) -> Any:
+        raise RecordError(f"{what} holds {name}, which is not JSON")
+
     try:
-        return json.loads(text)
+        return json.loads(text) if allow_nan else json.loads(text, parse_constant=not_json)
     except json.JSONDecodeError as exc:
         raise RecordError(f"{what} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecordError:
+        raise
     except ValueError:  # Python refuses integers of more than 4,300 digits
         raise RecordError(f"{what} holds a number too long to read") from None
     except RecursionError:  # nesting the scan above missed

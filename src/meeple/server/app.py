@@ -19,7 +19,7 @@ from fastapi import Depends, FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import TypeAdapter, ValidationError
+from pydantic import TypeAdapter
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.responses import Response
 
@@ -31,6 +31,7 @@ from meeple.server.counters import Rate
 from meeple.server.datasets import DataSets
 from meeple.server.fanout import Fanout, FanoutError, open_fanout
 from meeple.server.hosts import HostCheck, HostPolicy
+from meeple.server.inbound import MAX_MESSAGE_BYTES, Closing, StrictRoute, read_message, receive_text
 from meeple.server.limits import Limits, WebSocketCap, answer_limited, client_key, counters_for
 from meeple.server.models import (
     Act,
@@ -42,19 +43,19 @@ from meeple.server.models import (
     JoinTable,
     Leave,
     Ping,
+    QueryWhole,
     TableCreated,
     TableInfo,
     Undo,
 )
 from meeple.server.proxies import ClientAddress, TrustedProxies, parse_networks
+from meeple.server.refusals import install as install_refusals
 from meeple.server.store import Store, StoreError
 from meeple.server.stores import open_store
 from meeple.server.tables import Hub, LiveTable, Refused
 from meeple.server.web import pages
 from meeple.server.wire import error_message
 
-#: The largest HTTP body or WebSocket message accepted (a move is well under 1 KB).
-MAX_MESSAGE_BYTES = 16 * 1024
 #: A WebSocket client may send this many messages per second on average (bursts of twice that).
 MESSAGES_PER_SECOND = 20
 #: Seconds a new WebSocket has to say hello.
@@ -63,12 +64,13 @@ HELLO_SECONDS = 10.0
 bearer = HTTPBearer(auto_error=False, description="A seat's credential, as returned when the seat was taken.")
 Credential = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 _client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+_hello = TypeAdapter(Hello)
 
 
 class _BodyLimit(BaseHTTPMiddleware):
     async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_MESSAGE_BYTES):
+        if length is not None and (not (length.isascii() and length.isdigit()) or int(length) > MAX_MESSAGE_BYTES):
             return JSONResponse(error_message("too_large", f"bodies are limited to {MAX_MESSAGE_BYTES} bytes"), 413)
         return await call_next(request)
 
@@ -113,6 +115,8 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
         description="Play Triqueta, Triominos, Celtica and Castell online: tables, seats, live views, bots.",
     )
     app.state.hub = hub
+    app.router.route_class = StrictRoute
+    install_refusals(app)
     app.add_middleware(_BodyLimit)
     app.add_middleware(WebSocketCap, per_client=config.websockets_per_client)
     app.add_middleware(HostCheck, policy=HostPolicy.from_config(config))
@@ -120,10 +124,6 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     answer_limited(app)
     app.include_router(pages.router(hub))
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
-
-    @app.exception_handler(Refused)
-    async def refused(request: Request, error: Refused) -> JSONResponse:
-        return JSONResponse(error_message(error.code, str(error)), status_code=error.status)
 
     async def table_or_404(table_id: str) -> LiveTable:
         return await hub.get(table_id)
@@ -193,9 +193,9 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
         return {"said": True}
 
     @app.get("/api/tables/{table_id}/chat", summary="The table's chat")
-    async def read_chat(table_id: str, since: int = 0) -> list[dict[str, Any]]:
+    async def read_chat(table_id: str, since: QueryWhole = 0) -> list[dict[str, Any]]:
         table = await table_or_404(table_id)
-        lines = await hub.stored(store.chat, table.row.id, max(0, since))
+        lines = await hub.stored(store.chat, table.row.id, since)
         return [{"index": c.index, "seat": c.seat, "name": c.name, "text": c.text} for c in lines]
 
     @app.get("/api/tables/{table_id}/record", summary="The game record, once the game is over")
@@ -210,12 +210,13 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
         await websocket.accept()  # (its host, origin and connections were checked by the middleware)
         try:
             table = await hub.get(table_id)
-            hello = Hello.model_validate_json(await asyncio.wait_for(websocket.receive_text(), HELLO_SECONDS))
+            hello = read_message(await asyncio.wait_for(receive_text(websocket), HELLO_SECONDS), _hello, "bad_hello")
             me = await hub.seat_for(table, hello.credential) if hello.credential else None
-        except (TimeoutError, Refused, ValidationError, ValueError) as exc:
-            code = exc.code if isinstance(exc, Refused) else "bad_hello"
-            await websocket.send_text(json.dumps(error_message(code, _first_line(exc))))
-            await websocket.close(code=1008)
+        except (TimeoutError, Refused) as exc:
+            refusal = exc if isinstance(exc, Refused) else Refused("bad_hello",
+                                                                   f"say hello within {HELLO_SECONDS:.0f} seconds")
+            await websocket.send_text(json.dumps(error_message(refusal.code, str(refusal))))
+            await websocket.close(code=refusal.close_code if isinstance(refusal, Closing) else 1008)
             return
         except WebSocketDisconnect:
             return
@@ -236,7 +237,12 @@ async def _serve(websocket: WebSocket, conn: _Socket, hub: Hub, table: LiveTable
     loop = asyncio.get_running_loop()
     allowance, last = 2.0 * MESSAGES_PER_SECOND, loop.time()
     while True:
-        text = await websocket.receive_text()
+        try:
+            text = await receive_text(websocket)
+        except Closing as closing:
+            await hub.refuse(conn, closing)
+            await websocket.close(code=closing.close_code)
+            return
         now = loop.time()
         allowance = min(2.0 * MESSAGES_PER_SECOND, allowance + (now - last) * MESSAGES_PER_SECOND)
         last = now
@@ -245,17 +251,8 @@ async def _serve(websocket: WebSocket, conn: _Socket, hub: Hub, table: LiveTable
             await websocket.close(code=1008)
             return
         allowance -= 1
-        if len(text) > MAX_MESSAGE_BYTES:
-            await conn.send(error_message("too_large", f"messages are limited to {MAX_MESSAGE_BYTES} bytes"))
-            await websocket.close(code=1009)
-            return
         try:
-            message = _client_message.validate_json(text)
-        except ValidationError as exc:
-            await conn.send(error_message("bad_message", _first_line(exc)))
-            continue
-        try:
-            await _dispatch(message, conn, hub, table)
+            await _dispatch(read_message(text, _client_message, "bad_message"), conn, hub, table)
         except Refused as error:
             await hub.refuse(conn, error)
 
@@ -275,14 +272,6 @@ async def _dispatch(message: Any, conn: _Socket, hub: Hub, table: LiveTable) -> 
         await hub.undo(table, conn.seat, message.version)
     elif isinstance(message, Leave):
         await hub.leave(table, conn.seat)
-
-
-def _first_line(error: Exception) -> str:
-    if isinstance(error, ValidationError):
-        first = error.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "message"
-        return f"{where}: {first.get('msg', 'invalid')}"
-    return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
 def tune_collector() -> None:

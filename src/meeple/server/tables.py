@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -55,6 +56,10 @@ SWEEP_SAMPLE, FULL_SWEEP_SECONDS = 200, 60.0
 IDLE_SECONDS = 30.0
 #: How long a bot or a clock waits before trying again while the database cannot be reached.
 RETRY_SECONDS = 1.0
+
+#: What a table id may look like (ours are 12 URL-safe characters): any other is no table, and
+#: never reaches the store.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 log = logging.getLogger("meeple.server")
 
@@ -276,6 +281,8 @@ class Hub:
         if table is not None:
             table.used = time.monotonic()
             return table
+        if not TABLE_ID.fullmatch(table_id):
+            raise Refused("no_table", f"no table {table_id!r}", 404)
         try:
             row = await self.stored(self.store.load_table, table_id)
         except Refused:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from meeple.core.checks import printable
 from meeple.core.protocol import Event
 from meeple.core.state import State
 
@@ -53,5 +54,7 @@ def seat_message(
 
 
 def error_message(code: str, message: str) -> dict[str, Any]:
-    """An error for one client alone: `code` is stable for programs, `message` for people."""
-    return {"type": "error", "code": code, "message": message}
+    """An error for one client alone: `code` is stable for programs, `message` for people. The
+    message may quote what the client sent: it is made printable and short, so the answer can
+    always be encoded and never carries 16 KB back."""
+    return {"type": "error", "code": code, "message": printable(message)}
