@@ -181,12 +181,8 @@ def test_finding_3_creating_a_table_coerces_nothing(client: TestClient, body: di
     assert client.get("/api/tables").json() == []
 
 
-@pytest.mark.parametrize("action", [
-    {"type": "take", "row": 0, "extra": {}}, {"type": "take", "row": 0, "slot": 0}, {"type": "draw", "row": 0},
-    {"type": "take", "row": True}, {"type": "take", "row": 0.0}, {"type": "take", "row": "0"},
-])
-def test_finding_3_an_action_with_an_unknown_field_or_a_coerced_number_is_refused(
-        client: TestClient, action: dict[str, Any]) -> None:
+def _refused_move(client: TestClient, action: dict[str, Any]) -> None:
+    """`action` made by the seat to move, over HTTP and the WebSocket: refused, nothing changed."""
     table, credentials, _ = two_people(client)
     before = state(client, table)
     assert {"type": "take", "row": 0} in [move["action"] for move in state(client, table, credentials[0])["legal"]]
@@ -197,6 +193,18 @@ def test_finding_3_an_action_with_an_unknown_field_or_a_coerced_number_is_refuse
         ws.send_text(json.dumps({"type": "act", "version": before["version"], "action": action}))
         assert ws.receive_json()["code"] == "illegal"
     assert state(client, table) == before
+
+
+@pytest.mark.parametrize("action", [
+    {"type": "take", "row": 0, "extra": {}}, {"type": "take", "row": 0, "slot": 0}, {"type": "draw", "row": 0},
+])
+def test_finding_3_an_unknown_field_inside_an_action_is_refused(client: TestClient, action: dict[str, Any]) -> None:
+    _refused_move(client, action)
+
+
+@pytest.mark.parametrize("row", [True, 0.0, "0", [0], None])
+def test_a_number_inside_an_action_is_never_coerced(client: TestClient, row: Any) -> None:
+    _refused_move(client, {"type": "take", "row": row})
 
 
 # -- finding 4: one shape for every error ---------------------------------------------------
