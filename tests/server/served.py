@@ -18,6 +18,11 @@ import uvicorn
 
 from meeple.server.bench import free_port
 
+#: What uvicorn's WebSocket protocol logs after a handshake refused with an HTTP answer (a 403
+#: for a page of another origin): it sent the answer, but counts only an accepted or closed
+#: socket as a completed handshake. The application did what ASGI asks; the line is not an error.
+REFUSED_HANDSHAKE = "ASGI callable returned without completing handshake."
+
 
 class Problems(logging.Handler):
     """Every log record that is an error or carries a traceback."""
@@ -27,6 +32,8 @@ class Problems(logging.Handler):
         self.records: list[logging.LogRecord] = []
 
     def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage() == REFUSED_HANDSHAKE and not record.exc_info:
+            return
         if record.exc_info or record.levelno >= logging.ERROR:
             self.records.append(record)
 

@@ -16,7 +16,7 @@ import tempfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -26,8 +26,9 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from meeple.server.app import create_app
 from meeple.server.botpool import BotPool
@@ -38,7 +39,8 @@ from tests.server.services import throwaway_postgres
 
 #: The fuzzers create many tables from one address: no rate limit may get in their way.
 GENEROUS = ServerConfig(tables_per_window=10**6, open_tables_per_client=10**6, join_attempts_per_client=10**6,
-                        join_attempts_per_table=10**6, bot_tables=10**6, websockets_per_client=10**6)
+                        join_attempts_per_table=10**6, bot_tables=10**6, websockets_per_client=10**6,
+                        allowed_hosts=("testserver",))  # the test client's name (addresses are always let in)
 LIMIT = 16 * 1024
 FUZZ = settings(deadline=None, suppress_health_check=list(HealthCheck))
 
@@ -73,8 +75,9 @@ def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
 
             store = PostgresStore(stack.enter_context(throwaway_postgres()))
         stack.callback(store.close)
-        server = stack.enter_context(served(create_app(store, BotPool(executor=ThreadPoolExecutor(1)),
-                                                       config=GENEROUS)))
+        # The test trusts itself as a reverse proxy, so X-Forwarded-For is read (and fuzzed) too.
+        config = replace(GENEROUS, forwarded_allow_ips=("127.0.0.1",))
+        server = stack.enter_context(served(create_app(store, BotPool(executor=ThreadPoolExecutor(1)), config=config)))
         http = stack.enter_context(httpx.Client(base_url=server.url, timeout=30))
         created = http.post("/api/tables", json={
             "game": "triqueta", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
@@ -273,4 +276,37 @@ def test_awkward_websocket_messages_are_refused_in_one_shape_and_change_nothing(
                 before = live.look()  # a legal move, made by the seat to move: a new baseline
     after = live.look()
     assert (after["version"], after["view"]) == (before["version"], before["view"])
+    live.clean_log()
+
+
+#: Header values as HTTP carries them (Latin-1 without control characters or a space at either
+#: end: anything else the HTTP parser refuses before the application sees it), and the awkward
+#: ones for a host, an origin or a forwarded address: brackets left open, a port written in
+#: superscript digits (which str.isdigit takes and int() does not), no port, a huge one.
+header_text = st.one_of(
+    st.text(st.characters(codec="latin-1", exclude_categories=["Cc"]), max_size=60).map(str.strip),
+    st.sampled_from(["127.0.0.1:\xb2", "localhost:\xb3", "[::1", "[::1]x", "[", "::1", "localhost:0",
+                     "localhost:99999",
+                     "http://[", "http://[::1", "http://localhost:\xb2", "http://127.0.0.1:\xb9", "null", "file://",
+                     "1.2.3.4, unknown", ",,,", "a" * 300, "Bearer", "Bearer \xff"]),
+)
+
+
+@settings(FUZZ, max_examples=60)
+@given(host=header_text, origin=header_text, forwarded=header_text, authorization=header_text)
+def test_awkward_headers_are_refused_in_one_shape(live: Live, host: str, origin: str, forwarded: str,
+                                                  authorization: str) -> None:
+    headers = [(b"host", host.encode("latin-1")), (b"origin", origin.encode("latin-1")),
+               (b"x-forwarded-for", forwarded.encode("latin-1")), (b"authorization", authorization.encode("latin-1"))]
+    response = live.http.get(f"/api/tables/{live.table}/state", headers=headers)
+    assert_answer(response.status_code, response.content, response.headers.get("content-type", ""))
+    if origin.isascii() and origin.isprintable() and forwarded.isascii() and forwarded.isprintable():
+        try:
+            with connect(f"{live.server.ws_url}/ws/tables/{live.table}", open_timeout=30,
+                         origin=Origin(origin) if origin else None,
+                         additional_headers={"X-Forwarded-For": forwarded}) as ws:
+                ws.send(json.dumps({"type": "hello"}))
+                assert _answer(ws)[0] is not None
+        except InvalidStatus as refusal:
+            assert_answer(refusal.response.status_code, bytes(refusal.response.body or b"{}"))
     live.clean_log()

@@ -21,8 +21,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from meeple.server.app import create_app
 from meeple.server.botpool import BotPool
@@ -272,4 +273,20 @@ def test_finding_7_over_a_real_socket_a_binary_frame_leaves_no_traceback_in_the_
                 with pytest.raises(ConnectionClosed) as closed:
                     ws.recv(timeout=30)
                 assert closed.value.rcvd is not None and closed.value.rcvd.code == 1003
+        assert not server.problems.records, "\n".join(server.problems.lines())
+
+
+# -- found by the fuzzers: headers the host check could not read ----------------------------
+
+
+def test_a_host_or_origin_the_host_check_cannot_read_is_refused_not_a_500(tmp_path: Path) -> None:
+    app = create_app(SQLiteStore(tmp_path / "meeple.db"), BotPool(executor=ThreadPoolExecutor(1)), config=GENEROUS)
+    with served(app) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+        for host in (b"localhost:\xb2", b"127.0.0.1:\xb9"):  # superscripts: str.isdigit() says yes, int() no
+            refused(http.get("/api/games", headers=[(b"host", host)]), 400, "bad_host")
+        for origin in ("http://[", "http://localhost:\xb2"):  # no URL; a port in superscript
+            with pytest.raises(InvalidStatus) as denied:
+                connect(f"{server.ws_url}/ws/tables/nope", open_timeout=30, origin=Origin(origin))
+            assert denied.value.response.status_code == 403
+            assert json.loads(denied.value.response.body or b"{}")["code"] == "bad_origin"
         assert not server.problems.records, "\n".join(server.problems.lines())

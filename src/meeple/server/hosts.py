@@ -52,7 +52,7 @@ def split_host(value: str) -> tuple[str, int | None] | None:
     else:
         host = value
     host = host.removesuffix(".")
-    if port is not None and not (port.isdigit() and 0 < int(port) < 65536):
+    if port is not None and not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
         return None
     if not (is_ip(host) if ":" in host else _NAME.match(host) and len(host) <= 253):
         return None
@@ -101,7 +101,10 @@ class HostPolicy:
             return True
         if origin.strip().lower().rstrip("/") in self.origins:
             return True
-        parts = urlsplit(origin.strip().lower())
+        try:
+            parts = urlsplit(origin.strip().lower())
+        except ValueError:  # "http://[" is no URL
+            return False
         theirs, ours = split_host(parts.netloc), split_host(header or "")
         if parts.scheme not in ("http", "https") or theirs is None or ours is None:
             return False
