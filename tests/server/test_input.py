@@ -150,6 +150,13 @@ def test_finding_2_since_is_a_whole_number_of_at_most_63_bits(any_store: TestCli
     assert [line["text"] for line in client.get(f"/api/tables/{table}/chat", params={"since": "0"}).json()] == ["hi"]
 
 
+def test_a_number_in_a_path_is_written_in_ascii_digits(client: TestClient) -> None:
+    table, _, _ = two_people(client)
+    for move in ("1.0", "-1", "1e3", "\u0663", str(2**63)):
+        refused(client.get(f"/tables/{table}/replay/{move}"), 422, "bad_request")
+    refused(client.get(f"/tables/{table}/replay/0"), 409, "not_over")  # a number: the page answers
+
+
 # -- finding 3: lax types -------------------------------------------------------------------
 
 

@@ -43,10 +43,10 @@ from meeple.server.models import (
     JoinTable,
     Leave,
     Ping,
-    QueryWhole,
     TableCreated,
     TableInfo,
     Undo,
+    UrlWhole,
 )
 from meeple.server.proxies import ClientAddress, TrustedProxies, parse_networks
 from meeple.server.refusals import install as install_refusals
@@ -193,7 +193,7 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
         return {"said": True}
 
     @app.get("/api/tables/{table_id}/chat", summary="The table's chat")
-    async def read_chat(table_id: str, since: QueryWhole = 0) -> list[dict[str, Any]]:
+    async def read_chat(table_id: str, since: UrlWhole = 0) -> list[dict[str, Any]]:
         table = await table_or_404(table_id)
         lines = await hub.stored(store.chat, table.row.id, since)
         return [{"index": c.index, "seat": c.seat, "name": c.name, "text": c.text} for c in lines]

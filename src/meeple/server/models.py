@@ -26,7 +26,7 @@ def _clean(text: str) -> str:
 
 
 def _digits(value: object) -> int:
-    """A query parameter is text: only ASCII digits make it a number (no sign, space, point,
+    """A number in a URL is text: only ASCII digits make it a number (no sign, space, point,
     exponent or other script's digits, which Python's int() would take)."""
     if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 19:
         return int(value)
@@ -38,8 +38,8 @@ Text = Annotated[str, Field(min_length=1, max_length=40), Clean]
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME), Clean]
 Secret = Annotated[str, Field(min_length=1, max_length=MAX_SECRET), Clean]
 Whole = Annotated[int, Field(ge=0, le=MAX_WHOLE)]
-#: A whole number in a query string (`?since=12`).
-QueryWhole = Annotated[int, Field(ge=0, le=MAX_WHOLE), BeforeValidator(_digits)]
+#: A whole number written in the URL: a query parameter (`?since=12`) or a path segment.
+UrlWhole = Annotated[int, Field(ge=0, le=MAX_WHOLE), BeforeValidator(_digits)]
 OptionValue = Annotated[str, Field(max_length=200), Clean] | bool | Annotated[int, Field(ge=-MAX_WHOLE, le=MAX_WHOLE)]
 ActionJson = dict[str, Any]
 

@@ -18,6 +18,7 @@ from meeple.core.i18n import Catalog
 from meeple.core.registry import games, load
 from meeple.server.bots import OFFERED
 from meeple.server.datasets import DataSets
+from meeple.server.models import UrlWhole
 from meeple.server.tables import Hub, Refused
 from meeple.server.web.boards import board_for
 from meeple.server.web.render import LANGUAGES, catalog
@@ -73,7 +74,7 @@ def router(hub: Hub) -> APIRouter:
         return page("table.html", request, table=hub.info(live))
 
     @pages.get("/tables/{table_id}/replay/{move}", response_class=HTMLResponse)
-    async def replay(request: Request, table_id: str, move: int) -> HTMLResponse:
+    async def replay(request: Request, table_id: str, move: UrlWhole) -> HTMLResponse:
         """The board after `move` moves, as a spectator saw it: only once the game is over."""
         live = await hub.get(table_id)
         if not live.state.is_terminal:
