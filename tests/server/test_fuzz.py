@@ -50,12 +50,16 @@ SCHEMA = schemathesis.openapi.from_dict(
 
 @dataclass
 class Live:
-    """A served application and one table on it, both seats taken by people."""
+    """A served application and two tables on it, both seats taken by people at each: `table`
+    for the tests that require it unchanged, `spare` for the schema's requests (which may leave
+    a seat to a bot, whose moves come later)."""
 
     server: Served
     http: httpx.Client
     table: str
     credentials: list[str]
+    spare: str
+    spare_credential: str
 
     def look(self) -> dict[str, Any]:
         answer: dict[str, Any] = self.http.get(f"/api/tables/{self.table}/state").json()
@@ -79,11 +83,14 @@ def live(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
         config = replace(GENEROUS, forwarded_allow_ips=("127.0.0.1",))
         server = stack.enter_context(served(create_app(store, BotPool(executor=ThreadPoolExecutor(1)), config=config)))
         http = stack.enter_context(httpx.Client(base_url=server.url, timeout=30))
-        created = http.post("/api/tables", json={
-            "game": "triqueta", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
-        joined = http.post(f"/api/tables/{created['table_id']}/join",
-                           json={"join_code": created["join_code"], "name": "B"}).json()
-        yield Live(server, http, created["table_id"], [created["credential"], joined["credential"]])
+        tables = []
+        for _ in range(2):
+            created = http.post("/api/tables", json={
+                "game": "triqueta", "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]}).json()
+            joined = http.post(f"/api/tables/{created['table_id']}/join",
+                               json={"join_code": created["join_code"], "name": "B"}).json()
+            tables.append((created["table_id"], [created["credential"], joined["credential"]]))
+        yield Live(server, http, *tables[0], spare=tables[1][0], spare_credential=tables[1][1][1])
 
 
 def _strict_json(body: bytes) -> Any:
@@ -112,13 +119,13 @@ def assert_answer(status: int, body: bytes, content_type: str = "application/jso
 
 @SCHEMA.parametrize()
 @SCHEMA.given(real=st.booleans())
-@settings(FUZZ, max_examples=20)
+@settings(FUZZ, max_examples=30)
 def test_the_http_api_never_fails_on_any_input(case: Any, real: bool, live: Live) -> None:
     headers = {}
     if real:  # half the requests reach a real table, as its second seat
         if case.path_parameters and "table_id" in case.path_parameters:
-            case.path_parameters["table_id"] = live.table
-        headers["Authorization"] = f"Bearer {live.credentials[1]}"
+            case.path_parameters["table_id"] = live.spare
+        headers["Authorization"] = f"Bearer {live.spare_credential}"
     response = case.call(base_url=live.server.url, headers=headers)
     assert_answer(response.status_code, response.content, "".join(response.headers.get("content-type", [])))
     live.clean_log()
@@ -203,7 +210,7 @@ def http_requests(draw: st.DrawFn, live: Live, version: int) -> tuple[str, str, 
     return "GET", f"/api/tables/{value}", b"", None
 
 
-@settings(FUZZ, max_examples=50)
+@settings(FUZZ, max_examples=80)
 @given(data=st.data(), transfer=st.sampled_from(["sized", "chunked"]))
 def test_awkward_http_inputs_are_refused_in_one_shape_and_change_nothing(live: Live, data: st.DataObject,
                                                                          transfer: str) -> None:
@@ -222,11 +229,12 @@ def test_awkward_http_inputs_are_refused_in_one_shape_and_change_nothing(live: L
 
 
 #: WebSocket messages: awkward JSON text, a message with an awkward field, or a binary frame.
+#: (No leave: it hands the seat to a bot, whose moves would change the table later.)
 ws_messages = st.one_of(
     raw_values,
-    st.tuples(st.sampled_from(["act", "undo", "chat", "ping", "leave", "hello"]),
+    st.tuples(st.sampled_from(["act", "undo", "chat", "ping", "hello"]),
               st.sampled_from(["version", "action_id", "action", "text", "type", "credential", "extra"]),
-              raw_values).map(lambda t: f'{{"type":"{t[0]}","{t[1]}":{t[2]}}}'),
+              raw_values.filter(lambda text: text != '"leave"')).map(lambda t: f'{{"type":"{t[0]}","{t[1]}":{t[2]}}}'),
     st.tuples(st.sampled_from(["row", "type", "extra"]), raw_values).map(
         lambda kv: f'{{"type":"act","version":0,"action":{{"type":"take","row":0,"{kv[0]}":{kv[1]}}}}}'),
     st.binary(max_size=64),
@@ -247,7 +255,7 @@ def _answer(ws: Any) -> tuple[dict[str, Any] | None, int | None]:
 CLOSE_CODES = {"binary": 1003, "too_large": 1009}
 
 
-@settings(FUZZ, max_examples=30)
+@settings(FUZZ, max_examples=50)
 @given(burst=st.lists(ws_messages, min_size=1, max_size=4), hello=st.booleans(), seat=st.sampled_from([0, 1, None]))
 def test_awkward_websocket_messages_are_refused_in_one_shape_and_change_nothing(
         live: Live, burst: list[str | bytes], hello: bool, seat: int | None) -> None:

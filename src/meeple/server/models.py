@@ -34,7 +34,8 @@ def _digits(value: object) -> int:
 
 
 Clean = AfterValidator(_clean)
-Text = Annotated[str, Field(min_length=1, max_length=40), Clean]
+#: A game's or an option's name.
+Word = Annotated[str, Field(min_length=1, max_length=40), Clean]
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME), Clean]
 Secret = Annotated[str, Field(min_length=1, max_length=MAX_SECRET), Clean]
 Whole = Annotated[int, Field(ge=0, le=MAX_WHOLE)]
@@ -58,9 +59,9 @@ class SeatSpec(Strict):
 class CreateTable(Strict):
     """A new table. `seats` defaults to you in seat 0 and `greedy` bots in the others."""
 
-    game: Text
+    game: Word
     players: Annotated[int, Field(ge=1, le=99)]
-    options: dict[Text, OptionValue] = Field(default_factory=dict, max_length=20)
+    options: dict[Word, OptionValue] = Field(default_factory=dict, max_length=20)
     seats: list[SeatSpec] | None = Field(default=None, max_length=99)
     clock: Annotated[str, Field(max_length=20, pattern=r"^(none|[0-9]{1,5}\+[0-9]{1,4})$")] = "none"
     name: Name = "Player 1"
