@@ -192,9 +192,9 @@ def test_set_finished_and_table_ids(store: Store) -> None:
     assert store.table_ids() == ["b", "a", "c"]  # oldest first, not by id
     store.set_finished("a", True)
     assert store.table_ids() == ["b", "a", "c"]
-    assert store.table_ids(unfinished_only=True) == ["b", "c"]
+    assert store.table_ids(open_only=True) == ["b", "c"]
     store.set_finished("a", False)
-    assert store.table_ids(unfinished_only=True) == ["b", "a", "c"]
+    assert store.table_ids(open_only=True) == ["b", "a", "c"]
 
 
 def test_clock_state(store: Store) -> None:
