@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,6 +13,9 @@ from fastapi.testclient import TestClient
 from meeple.server.app import create_app
 from meeple.server.botpool import BotPool
 from meeple.server.sqlite_store import SQLiteStore
+from meeple.server.tables import Hub
+
+T = TypeVar("T")
 
 
 @pytest.fixture
@@ -44,3 +47,15 @@ def state(client: TestClient, table: str, credential: str | None = None) -> dict
     assert response.status_code == 200, response.text
     found: dict[str, Any] = response.json()
     return found
+
+
+def hub_of(client: TestClient) -> Hub:
+    """The application's hub (to look into its memory, or call it as the server would)."""
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    return hub
+
+
+def on_loop(client: TestClient, call: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Await `call` on the application's event loop (a hub method is never called off it)."""
+    assert client.portal is not None, "only inside `with TestClient(app)`"
+    return client.portal.call(call, *args)

@@ -89,7 +89,7 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     config = config or ServerConfig()
     allowed_origins = config.allowed_origins
     pool = bots or BotPool()
-    hub = Hub(store, pool, fanout=fanout)
+    hub = Hub(store, pool, fanout=fanout, config=config)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -134,7 +134,7 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     async def create_table(spec: CreateTable) -> TableCreated:
         return await hub.create(spec)
 
-    @app.get("/api/tables", response_model=list[TableInfo], summary="Tables not finished (no secrets)")
+    @app.get("/api/tables", response_model=list[TableInfo], summary="Open public tables, newest first (no secrets)")
     async def list_tables() -> list[TableInfo]:
         return await hub.listing()
 
@@ -183,10 +183,10 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
         lines = await hub.stored(store.chat, table.row.id, max(0, since))
         return [{"index": c.index, "seat": c.seat, "name": c.name, "text": c.text} for c in lines]
 
-    @app.get("/api/tables/{table_id}/record", summary="The game record, once the game is over")
+    @app.get("/api/tables/{table_id}/record", summary="The game record, once the game is over or closed")
     async def record(table_id: str) -> dict[str, Any]:
         table = await table_or_404(table_id)
-        if not table.state.is_terminal:
+        if not (table.state.is_terminal or table.row.closed):
             raise Refused("not_over", "the record is available when the game is over", 409)
         return table.record().to_json()
 

@@ -66,7 +66,7 @@ class ServerConfig:
         """The configuration `to_json` wrote (lists become tuples again)."""
         raw: dict[str, Any] = json.loads(text)
         known = {f.name for f in fields(cls)}
-        values = {key: tuple(value) if isinstance(value, list) else value
+        values: dict[str, Any] = {key: tuple(value) if isinstance(value, list) else value
                   for key, value in raw.items() if key in known}
         return cls(**values)
 

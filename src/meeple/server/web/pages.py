@@ -56,8 +56,8 @@ def router(hub: Hub) -> APIRouter:
 
     @pages.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:
-        tables = [t for t in await hub.listing() if t.status != "over"]
-        return page("lobby.html", request, games=_games(language(request)), tables=tables, default_game="triqueta",
+        return page("lobby.html", request, games=_games(language(request)), tables=await hub.listing(),
+                    default_game="triqueta",
                     levels=["random", "greedy", *(f"ismcts:{level}" for level in LEVELS)])
 
     @pages.get("/tables/{table_id}", response_class=HTMLResponse)
