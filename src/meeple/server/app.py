@@ -28,6 +28,7 @@ from meeple.core.registry import games, load
 from meeple.server.botpool import BotPool
 from meeple.server.config import ServerConfig
 from meeple.server.fanout import Fanout, FanoutError, open_fanout
+from meeple.server.headers import SecurityHeaders
 from meeple.server.models import (
     Act,
     Chat,
@@ -100,11 +101,12 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
         pool.close()
 
     app = FastAPI(
-        title="meeple", version="1", lifespan=lifespan,
+        title="meeple", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,  # see meeple.server.headers
         description="Play Triqueta, Triominos, Celtica and Castell online: tables, seats, live views, bots.",
     )
     app.state.hub = hub
     app.add_middleware(_BodyLimit)
+    app.add_middleware(SecurityHeaders)
     app.include_router(pages.router(hub))
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
 
