@@ -26,6 +26,7 @@ from starlette.responses import Response
 
 from meeple.core.registry import games, load
 from meeple.server.botpool import BotPool
+from meeple.server.collector import collect_now_and_then
 from meeple.server.config import ServerConfig
 from meeple.server.fanout import Fanout, FanoutError, open_fanout
 from meeple.server.headers import SecurityHeaders
@@ -96,7 +97,9 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
         await hub.resume_all()
+        collecting = asyncio.create_task(collect_now_and_then())
         yield
+        collecting.cancel()
         await hub.stop()
         pool.close()
 
