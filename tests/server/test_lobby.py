@@ -39,7 +39,12 @@ def test_the_lobby_lists_public_tables_open_or_in_play_and_nothing_else(client):
         assert hidden not in page
 
 
-def test_the_lobby_is_the_newest_two_hundred(client):
+def test_the_lobby_is_the_newest_two_hundred_and_loads_no_table(client):
     made = [create(client, seats=HUMANS2, public=True)["table_id"] for _ in range(205)]
+    hub = hub_of(client)
+    hub.unload(time.monotonic() + 1)  # as the upkeep does once they are unused
+    assert hub.tables == {}
     listing = client.get("/api/tables").json()
     assert [t["id"] for t in listing] == made[::-1][:200]
+    assert "/tables/" + made[-1] in client.get("/").text
+    assert hub.tables == {}  # described from the stored rows, nothing loaded
