@@ -21,7 +21,8 @@ GAMES = 25
 
 
 def _eventually(done: Callable[[], bool], seconds: float = 60.0) -> bool:
-    """Whether `done` comes true before a generous deadline (the hub's upkeep runs every 1.5 s)."""
+    """Whether `done` comes true before a generous deadline (the hub's upkeep runs every 1.5 s
+    and keeps a table at least MIN_UNLOAD_SECONDS after its last use)."""
     deadline = time.monotonic() + seconds
     while not done():
         if time.monotonic() > deadline:

@@ -65,6 +65,10 @@ SWEEP_SAMPLE, FULL_SWEEP_SECONDS = 200, 60.0
 TOUCH_SECONDS = 30.0
 #: The lobby lists at most this many tables, the newest first.
 LOBBY_SIZE = 200
+#: A table stays loaded at least this long after its last use, whatever `unload_seconds` says:
+#: a request or a WebSocket hello under way (10 s at most) holds the table, and must not be left
+#: holding a copy the hub has forgotten.
+MIN_UNLOAD_SECONDS = 15.0
 #: How long a bot or a clock waits before trying again while the database cannot be reached.
 RETRY_SECONDS = 1.0
 
@@ -287,7 +291,10 @@ class Hub:
     async def resume_all(self) -> None:
         """After a start: close the tables left unused too long, then bring back every open
         table, so bots and clocks carry on."""
-        await self.close_idle()
+        try:
+            await self.close_idle()
+        except (StoreError, Refused) as exc:  # the upkeep tries again every round
+            log.warning("meeple: cannot close the idle tables: %s", exc)
         for table_id in await self.stored(self.store.table_ids, True):
             table = await self.get(table_id)
             # Do not charge the downtime; with several processes, only if none was watching the clock.
@@ -856,7 +863,7 @@ class Hub:
             await asyncio.sleep(CHECK_SECONDS / 2)
             if self.fanout.shared:
                 await self._compare_watched()
-            self.unload(time.monotonic() - self.config.unload_seconds)
+            self.unload(time.monotonic() - max(self.config.unload_seconds, MIN_UNLOAD_SECONDS))
             if time.monotonic() - last_round >= TOUCH_SECONDS:
                 last_round = time.monotonic()
                 try:
