@@ -152,3 +152,38 @@ def test_a_table_closed_by_another_process_refuses_moves_in_this_one(tmp_path):
         there.close()
 
     asyncio.run(scenario())
+
+
+class HeldBots(BotPool):
+    """Bots that decide only when let: so a table can be closed while its bot is thinking."""
+
+    def __init__(self) -> None:
+        super().__init__(executor=ThreadPoolExecutor(1))
+        self.go = asyncio.Event()
+
+    async def choose(self, game_name: str, sample: dict[str, Any], seat: int, spec: str, seed: int) -> dict[str, Any]:
+        await self.go.wait()
+        return await super().choose(game_name, sample, seat, spec, seed)
+
+
+def test_a_bot_whose_table_is_closed_elsewhere_while_it_thinks_stops_quietly(tmp_path):
+    store = SQLiteStore(tmp_path / "m.db")
+
+    async def scenario() -> None:
+        bots = HeldBots()
+        here = Hub(store, bots, config=ServerConfig(idle_close_seconds=int(HOUR)))
+        there = Hub(store, BotPool(executor=ThreadPoolExecutor(1)), config=ServerConfig(idle_close_seconds=int(HOUR)))
+        seats = [SeatSpec(kind="bot", bot="random"), SeatSpec(kind="bot", bot="random")]
+        created = await here.create(CreateTable(game="triqueta", players=2, seats=seats))
+        table = here.tables[created.table_id]
+        assert table.bot_task is not None and not table.bot_task.done()  # thinking
+        there.now = lambda: time.time() + 2 * HOUR
+        assert await there.close_idle() == [created.table_id]
+        bots.go.set()
+        await table.bot_task
+        assert table.bot_task.exception() is None and table.status == "closed"
+        assert store.load_table(created.table_id).version == 0
+        here.close()
+        there.close()
+
+    asyncio.run(scenario())

@@ -631,12 +631,16 @@ class Hub:
 
     async def _persist(self, table: LiveTable, work: Callable[[LiveTable], Awaitable[None]]) -> None:
         """Run a table's bots or clock; while the database cannot be reached, wait and try again
-        (nothing was stored, so the move or the timeout is simply made again)."""
+        (nothing was stored, so the move or the timeout is simply made again). A table closed
+        meanwhile (by another process) ends the work."""
         while True:
             try:
                 await work(table)
                 return
             except Refused as refusal:
+                if refusal.code == "closed":
+                    table.row.closed = True
+                    return
                 if refusal.code != "unavailable":
                     raise
                 log.warning("meeple: table %s waits for the database: %s", table.row.id, refusal)
