@@ -82,7 +82,7 @@ def test_the_game_starts_when_every_person_is_seated(client):
 
 
 def test_listing_and_spectators_hold_no_secrets(client):
-    created = create(client, "triominos", 2)
+    created = create(client, "triominos", 2, public=True)
     listing = client.get("/api/tables").json()
     assert [t["id"] for t in listing] == [created["table_id"]]
     assert created["credential"] not in json.dumps(listing) and created["join_code"] not in json.dumps(listing)

@@ -25,6 +25,17 @@ def test_one_process_reports_moves_latency_and_cpu():
     latency = report["latency_ms"]
     assert 0 < latency["p50"] <= latency["p99"] <= latency["max"]
     assert report["server_cpu_ms_per_move"] > 0
+    assert report["games"] >= 0 and report["server_rss_mb"]["every_s"] > 0
+    samples = report["server_rss_mb"]["samples"]
+    assert samples and all(0 < mb <= report["server_peak_rss_mb"] for mb in samples)
+
+
+def test_the_text_summary_shows_the_servers_memory_over_time():
+    done = bench("--tables", "2", "--seconds", "1", "--think", "0.01")
+    assert done.returncode == 0, done.stderr
+    summary = done.stdout.splitlines()
+    assert "moves/s" in summary[0] and "games)" in summary[0]
+    assert summary[1].startswith("server RSS MB (largest process, every 5 s) 0s:") and ", max " in summary[1]
 
 
 @pytest.mark.parametrize(("flags", "message"), [

@@ -24,6 +24,7 @@ from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 from websockets.typing import Origin
 
+from meeple.server.sqlite_store import SQLiteStore
 from tests.server.clients import DEADLINE, api, watch
 from tests.server.live import Server
 from tests.server.services import free_port, private_redis
@@ -132,7 +133,7 @@ def test_the_twenty_first_table_in_ten_minutes_is_refused(tmp_path):
         refused = create(server)
         limited(refused, "too_many")
         assert int(refused.headers["Retry-After"]) <= 600
-        assert len(api(server, "GET", "/api/tables").json()) == 20  # nothing was created
+        assert len(SQLiteStore(server.db).table_ids(True)) == 20  # nothing was created
 
 
 def test_a_clients_unfinished_tables_are_capped_until_one_ends(tmp_path):
@@ -172,7 +173,7 @@ def test_with_no_bot_tables_a_table_needs_a_person_and_bots_are_the_lobbys_level
             assert "ismcts:hard" in refused.json()["message"]  # it says what is offered
         for spec in ("random", "greedy", "ismcts:easy", "ismcts:normal", "ISMCTS:Hard"):
             assert create(server, [{"kind": "human"}, {"kind": "bot", "bot": spec}]).status_code == 201
-        assert len(api(server, "GET", "/api/tables").json()) == 5
+        assert len(SQLiteStore(server.db).table_ids(True)) == 5
 
 
 # -- live connections ---------------------------------------------------------------------------

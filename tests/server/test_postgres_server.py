@@ -131,7 +131,7 @@ def test_bots_wait_for_the_database_and_play_on_when_it_is_back(tmp_path: Path) 
         store = PostgresStore(url)
         try:
             row = store.load_table(table)
-            assert table not in store.table_ids(unfinished_only=True)
+            assert table not in store.table_ids(open_only=True)
         finally:
             store.close()
         assert row.version == final["version"]

@@ -16,7 +16,13 @@ from meeple.server.store import StaleVersion, StoreError, StoreUnavailable
 from meeple.server.stores import open_store
 from tests.server.services import POSTGRES_PORT, free_port, throwaway_postgres
 from tests.server.tcp_proxy import TcpProxy
-from tests.server.test_store import Backend, check_migrations_apply_once, make_table, race_openers
+from tests.server.test_store import (
+    Backend,
+    check_migrations_apply_once,
+    check_the_upgrade_gives_open_tables_a_full_idle_period,
+    make_table,
+    race_openers,
+)
 
 #: Put in the URLs: trust authentication ignores it, and no message may show it.
 PASSWORD = "not-shown-anywhere"
@@ -56,6 +62,17 @@ def test_postgres_urls_open_a_postgres_store(url: str) -> None:
 
 def test_migrations_are_applied_once(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     check_migrations_apply_once(lambda: PostgresStore(url), postgres_store, lambda: schema_versions(url), monkeypatch)
+
+
+def test_the_upgrade_counts_open_tables_as_used_now(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    def insert_old(table_id: str, created: float) -> None:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("INSERT INTO tables (id, game, num_players, seed, options, join_code_hash, created, clock,"
+                         " clock_state, public, version) VALUES (%s, 'triqueta', 2, 1, '{}', 'h', %s, '{}', '{}',"
+                         " FALSE, 0)", (table_id, created))
+
+    check_the_upgrade_gives_open_tables_a_full_idle_period(lambda: PostgresStore(url), postgres_store, insert_old,
+                                                          monkeypatch)
 
 
 def test_newer_schema_is_refused(url: str) -> None:

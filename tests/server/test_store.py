@@ -13,6 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, replace
@@ -23,7 +24,17 @@ import pytest
 
 from meeple.server import sqlite_store
 from meeple.server.sqlite_store import SQLiteStore
-from meeple.server.store import ChatRow, NoSuchTable, SeatRow, StaleVersion, Store, StoreError, TableRow
+from meeple.server.store import (
+    ChatRow,
+    ListedTable,
+    NoSuchTable,
+    SeatRow,
+    StaleVersion,
+    Store,
+    StoreError,
+    TableClosed,
+    TableRow,
+)
 from tests.server.services import throwaway_postgres
 from tests.server.store_child import open_store
 
@@ -192,9 +203,45 @@ def test_set_finished_and_table_ids(store: Store) -> None:
     assert store.table_ids() == ["b", "a", "c"]  # oldest first, not by id
     store.set_finished("a", True)
     assert store.table_ids() == ["b", "a", "c"]
-    assert store.table_ids(unfinished_only=True) == ["b", "c"]
+    assert store.table_ids(open_only=True) == ["b", "c"]
     store.set_finished("a", False)
-    assert store.table_ids(unfinished_only=True) == ["b", "a", "c"]
+    assert store.table_ids(open_only=True) == ["b", "a", "c"]
+
+
+def test_the_lobby_is_open_public_tables_newest_first_without_loading_them(store: Store) -> None:
+    for i, (table_id, public) in enumerate([("old", True), ("private", False), ("done", True), ("shut", True),
+                                            ("new", True)]):
+        store.create_table(make_table(table_id, created=100.0 + i, public=public))
+    store.set_finished("done", True)
+    store.touch({"old": 500.0, "new": 500.0, "private": 500.0, "done": 500.0})
+    assert store.close_idle(before=300.0) == ["shut"]
+    listed = store.lobby(10)
+    assert [t.id for t in listed] == ["new", "old"]
+    assert listed[0] == ListedTable("new", "triqueta", 3, make_table().seats, make_table().clock, 2)
+    assert [t.id for t in store.lobby(1)] == ["new"]
+    assert store.table_ids(open_only=True) == ["old", "private", "new"]
+
+
+def test_touch_keeps_the_latest_time_and_close_idle_closes_once(store: Store) -> None:
+    store.create_table(make_table("a", created=100.0))
+    store.create_table(make_table("b", created=100.0))
+    store.touch({"a": 400.0, "nope": 999.0})
+    store.touch({"a": 200.0})  # an older report does not make it look idle
+    assert store.close_idle(before=300.0) == ["b"]
+    assert store.close_idle(before=300.0) == []
+    assert store.load_table("b").closed and not store.load_table("a").closed
+    assert sorted(store.close_idle(before=500.0)) == ["a"]
+
+
+def test_a_closed_table_refuses_every_write_and_stays_readable(store: Store) -> None:
+    store.create_table(make_table())
+    assert store.close_idle(before=2000.0) == ["t1"]
+    for write in (lambda: store.append_action("t1", 2, {"type": "pass"}), lambda: store.truncate_actions("t1", 2, 1),
+                  lambda: store.update_seat("t1", SeatRow(0, "human", None, "X", "h", False)),
+                  lambda: store.add_chat("t1", 0, "Ana", "hi", 1.0)):
+        with pytest.raises(TableClosed):
+            write()
+    assert store.load_table("t1") == make_table(closed=True)
 
 
 def test_clock_state(store: Store) -> None:
@@ -454,6 +501,41 @@ def check_migrations_apply_once(open_new: Callable[[], Store], module: Any,
 def test_migrations_are_applied_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "s.db"
     check_migrations_apply_once(lambda: SQLiteStore(path), sqlite_store, lambda: schema_versions(path), monkeypatch)
+
+
+def check_the_upgrade_gives_open_tables_a_full_idle_period(open_new: Callable[[], Store], module: Any,
+                                                          insert_old: Callable[[str, float], None],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table stored before tables knew when they were last used counts as used at the upgrade,
+    not at its creation long ago (else the first round would close every old open table)."""
+    with monkeypatch.context() as old:
+        old.setattr(module, "MIGRATIONS", module.MIGRATIONS[:CLOSE_MIGRATION[module.__name__] - 1])
+        open_new().close()
+    insert_old("t1", 100.0)  # created long ago, by the older code
+    upgraded = time.time()
+    store = open_new()
+    try:
+        assert store.close_idle(before=upgraded - 60) == []
+        assert not store.load_table("t1").closed and store.lobby(5) == []
+        assert store.close_idle(before=time.time() + 60) == ["t1"]
+    finally:
+        store.close()
+
+
+#: The migration that added the tables' last use and closed flag, per store module.
+CLOSE_MIGRATION = {"meeple.server.sqlite_store": 3, "meeple.server.postgres_store": 2}
+
+
+def test_the_upgrade_counts_open_tables_as_used_now(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "s.db"
+
+    def insert_old(table_id: str, created: float) -> None:
+        with sqlite3.connect(path) as conn:
+            conn.execute("INSERT INTO tables (id, game, num_players, seed, options, join_code_hash, created, clock)"
+                         " VALUES (?, 'triqueta', 2, 1, '{}', 'h', ?, '{}')", (table_id, created))
+
+    check_the_upgrade_gives_open_tables_a_full_idle_period(lambda: SQLiteStore(path), sqlite_store, insert_old,
+                                                          monkeypatch)
 
 
 def test_newer_schema_is_refused(tmp_path: Path) -> None:

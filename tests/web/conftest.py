@@ -45,12 +45,15 @@ def page(browser: Any, server: Server, request: pytest.FixtureRequest) -> Iterat
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     opened = context.new_page()
     opened.set_default_timeout(20_000)
+    console: list[str] = []
+    opened.on("console", lambda message: console.append(message.text))
     yield opened
     failed = getattr(request.node, "rep_call", None)
     if failed is not None and failed.failed:
         SCREENSHOTS.mkdir(exist_ok=True)
         opened.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
     context.close()
+    assert [text for text in console if "Content Security Policy" in text] == []  # no page broke the policy
 
 
 @pytest.hookimpl(hookwrapper=True)

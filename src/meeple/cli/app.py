@@ -468,6 +468,8 @@ def serve(
     chat_window: int = typer.Option(10, "--chat-window", help="Seconds over which --chat-lines counts."),
     idle_close: int = typer.Option(6 * 3600, "--idle-close",
                                    help="Seconds after which a table nobody touches is closed (its record kept)."),
+    unload: int = typer.Option(30, "--unload",
+                               help="Seconds after which a loaded table nobody uses leaves memory (stays stored)."),
 ) -> None:
     """Run the game server: tables, seats, live play over WebSockets, bots (docs/server.md)."""
     import uvicorn
@@ -484,7 +486,7 @@ def serve(
     limits = {"--join-attempts": join_attempts, "--join-attempts-per-table": join_attempts_per_table,
               "--tables": tables_per_window, "--tables-window": create_window, "--open-tables": open_tables,
               "--websockets": websockets, "--bot-tables": bot_tables, "--chat-lines": chat_lines,
-              "--chat-window": chat_window, "--idle-close": idle_close}
+              "--chat-window": chat_window, "--idle-close": idle_close, "--unload": unload}
     for flag, value in limits.items():
         if value < 0:
             raise OptionError(f"{flag} must be 0 or more, not {value}")
@@ -494,7 +496,7 @@ def serve(
         data_dir=data, join_attempts_per_client=join_attempts, join_attempts_per_table=join_attempts_per_table,
         tables_per_window=tables_per_window, create_window=create_window, open_tables_per_client=open_tables,
         websockets_per_client=websockets, bot_tables=bot_tables, chat_lines=chat_lines, chat_window=chat_window,
-        idle_close_seconds=idle_close,
+        idle_close_seconds=idle_close, unload_seconds=unload,
     )
     try:
         HostPolicy.from_config(config)
@@ -503,8 +505,8 @@ def serve(
         raise OptionError(str(exc)) from None
     os.environ[CONFIG_VARIABLE] = config.to_json()
     where = _without_password(db)
-    console.print(f"meeple server at http://{host}:{port}/  (API: http://{host}:{port}/docs; tables in {where})",
-                  markup=False, highlight=False, soft_wrap=True)
+    console.print(f"meeple server at http://{host}:{port}/  (API schema: http://{host}:{port}/openapi.json; "
+                  f"tables in {where})", markup=False, highlight=False, soft_wrap=True)
     warning = startup_warning(config)
     if warning:
         print(f"meeple: warning: {warning} (docs/server.md)", file=sys.stderr)

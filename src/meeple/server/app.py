@@ -20,16 +20,18 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import TypeAdapter
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
-from starlette.responses import Response
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from meeple.core.errors import DataError
 from meeple.core.registry import games, load
 from meeple.server.botpool import BotPool
+from meeple.server.collector import collect_now_and_then
 from meeple.server.config import ServerConfig
 from meeple.server.counters import Rate
 from meeple.server.datasets import DataSets
 from meeple.server.fanout import Fanout, FanoutError, open_fanout
+from meeple.server.headers import SecurityHeaders
 from meeple.server.hosts import HostCheck, HostPolicy
 from meeple.server.inbound import MAX_MESSAGE_BYTES, Closing, StrictRoute, read_message, receive_text
 from meeple.server.limits import Limits, WebSocketCap, answer_limited, client_key, counters_for
@@ -67,12 +69,22 @@ _client_message: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 _hello = TypeAdapter(Hello)
 
 
-class _BodyLimit(BaseHTTPMiddleware):
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
-        length = request.headers.get("content-length")
-        if length is not None and (not (length.isascii() and length.isdigit()) or int(length) > MAX_MESSAGE_BYTES):
-            return JSONResponse(error_message("too_large", f"bodies are limited to {MAX_MESSAGE_BYTES} bytes"), 413)
-        return await call_next(request)
+class _BodyLimit:
+    """A body over MAX_MESSAGE_BYTES is refused before it is read. A plain ASGI wrapper:
+    Starlette's BaseHTTPMiddleware left a traceback in reference cycles per request
+    (meeple.server.collector)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            length = Headers(scope=scope).get("content-length")
+            if length is not None and (not (length.isascii() and length.isdigit()) or int(length) > MAX_MESSAGE_BYTES):
+                refusal = error_message("too_large", f"bodies are limited to {MAX_MESSAGE_BYTES} bytes")
+                await JSONResponse(refusal, 413)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class _Socket:
@@ -98,7 +110,7 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     pool = bots or BotPool()
     counters = counters_for(fanout)
     hub = Hub(store, pool, fanout=fanout, chat=Rate(counters, config.chat_lines, config.chat_window, "chat"),
-              datasets=DataSets.open(config.data_dir))
+              datasets=DataSets.open(config.data_dir), config=config)
     limits = Limits(config, counters, lambda: hub.stored(store.table_ids, True))
 
     @asynccontextmanager
@@ -106,12 +118,14 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
         await hub.start()
         await hub.resume_all()
         await limits.resumed(list(hub.tables.values()))
+        collecting = asyncio.create_task(collect_now_and_then())
         yield
+        collecting.cancel()
         await hub.stop()
         pool.close()
 
     app = FastAPI(
-        title="meeple", version="1", lifespan=lifespan,
+        title="meeple", version="1", lifespan=lifespan, docs_url=None, redoc_url=None,  # see meeple.server.headers
         description="Play Triqueta, Triominos, Celtica and Castell online: tables, seats, live views, bots.",
     )
     app.state.hub = hub
@@ -122,6 +136,7 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     app.add_middleware(HostCheck, policy=HostPolicy.from_config(config))
     app.add_middleware(ClientAddress, proxies=TrustedProxies(parse_networks(config.forwarded_allow_ips)))
     answer_limited(app)
+    app.add_middleware(SecurityHeaders)
     app.include_router(pages.router(hub))
     app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
 
@@ -147,7 +162,7 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     async def create_table(spec: CreateTable, caller: Request) -> TableCreated:
         return await limits.new_table(client_key(caller.client), spec, lambda: hub.create(spec))
 
-    @app.get("/api/tables", response_model=list[TableInfo], summary="Tables not finished (no secrets)")
+    @app.get("/api/tables", response_model=list[TableInfo], summary="Open public tables, newest first (no secrets)")
     async def list_tables() -> list[TableInfo]:
         return await hub.listing()
 
@@ -198,10 +213,10 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
         lines = await hub.stored(store.chat, table.row.id, since)
         return [{"index": c.index, "seat": c.seat, "name": c.name, "text": c.text} for c in lines]
 
-    @app.get("/api/tables/{table_id}/record", summary="The game record, once the game is over")
+    @app.get("/api/tables/{table_id}/record", summary="The game record, once the game is over or closed")
     async def record(table_id: str) -> dict[str, Any]:
         table = await table_or_404(table_id)
-        if not table.state.is_terminal:
+        if not (table.state.is_terminal or table.row.closed):
             raise Refused("not_over", "the record is available when the game is over", 409)
         return table.record().to_json()
 

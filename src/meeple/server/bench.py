@@ -40,6 +40,11 @@ from meeple.core.rng import Rng
 STALL_SECONDS, LINGER_SECONDS = 30.0, 2.0
 #: Clock ticks per second, for the servers' CPU time read from /proc (Linux).
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+#: The servers' resident memory is sampled this often (seconds), from the measurement's start.
+RSS_EVERY = 5.0
+#: The load comes from one loopback address: the servers run with the per-client limits lifted.
+UNLIMITED = ("--tables", "1000000", "--open-tables", "1000000", "--websockets", "1000000",
+             "--join-attempts", "1000000", "--join-attempts-per-table", "1000000")
 
 
 class Meter:
@@ -150,17 +155,26 @@ def _cpu_seconds(pids: list[int]) -> float | None:
     return total / TICKS
 
 
-def _peak_rss_mb(pids: list[int]) -> float | None:
-    """The largest peak resident size of these processes, in MB (None where /proc is not there)."""
-    peaks = []
+def _memory_mb(pids: list[int], field: str) -> float | None:
+    """The largest of these processes' /proc status `field` (VmRSS now, VmHWM its peak), in MB
+    (None where /proc is not there)."""
+    sizes = []
     try:
         for pid in pids:
             for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
-                    peaks.append(int(line.split()[1]) / 1024)
+                if line.startswith(f"{field}:"):
+                    sizes.append(int(line.split()[1]) / 1024)
     except OSError:
         return None
-    return round(max(peaks), 1) if peaks else None
+    return round(max(sizes), 1) if sizes else None
+
+
+async def _sample_rss(pids: list[int], samples: list[float]) -> None:
+    """The servers' resident memory every RSS_EVERY seconds (a leak shows as a rising series,
+    which the peak alone cannot tell from a high start)."""
+    while (rss := _memory_mb(pids, "VmRSS")) is not None:
+        samples.append(rss)
+        await asyncio.sleep(RSS_EVERY)
 
 
 async def _measure(load: Load, tables: int, seconds: float, warmup: float, pids: list[int]) -> dict[str, Any]:
@@ -175,7 +189,10 @@ async def _measure(load: Load, tables: int, seconds: float, warmup: float, pids:
         await asyncio.sleep(warmup)
         meter.measuring = True
         started, cpu_before = time.perf_counter(), _cpu_seconds(pids)
+        rss: list[float] = []
+        sampler = asyncio.create_task(_sample_rss(pids, rss))
         await asyncio.sleep(seconds)
+        sampler.cancel()
         meter.measuring = False
         elapsed, cpu_after = time.perf_counter() - started, _cpu_seconds(pids)
         games = sum(await asyncio.gather(*runners))
@@ -196,9 +213,11 @@ async def _measure(load: Load, tables: int, seconds: float, warmup: float, pids:
     }
     if cpu_before is not None and cpu_after is not None:
         report["server_cpu_ms_per_move"] = round(1000 * (cpu_after - cpu_before) / len(latencies), 3)
-    rss = _peak_rss_mb(pids)
-    if rss is not None:
-        report["server_peak_rss_mb"] = rss
+    peak = _memory_mb(pids, "VmHWM")
+    if peak is not None:
+        report["server_peak_rss_mb"] = peak
+    if rss:
+        report["server_rss_mb"] = {"every_s": RSS_EVERY, "samples": rss}
     return report
 
 
@@ -212,7 +231,7 @@ def free_port() -> int:
 
 def _start(db: str, redis: str | None, folder: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    command = [sys.executable, "-m", "meeple", "serve", "--port", str(port), "--db", db]
+    command = [sys.executable, "-m", "meeple", "serve", "--port", str(port), "--db", db, *UNLIMITED]
     if redis:
         command += ["--redis", redis]
     log = open(folder / f"server-{port}.log", "wb")  # noqa: SIM115 (the child keeps it; closed at exit)
@@ -291,8 +310,20 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{report['tables']} tables of {report['game']} on {report['processes']} process(es)"
               f"{' (seats spread)' if report['spread'] else ''}, "
               f"{report['store']}, think {report['think_s']} s: {report['moves_per_s']} moves/s, latency p50 "
-              f"{latency['p50']} ms, p99 {latency['p99']} ms, max {latency['max']} ms ({report['moves']} moves)")
+              f"{latency['p50']} ms, p99 {latency['p99']} ms, max {latency['max']} ms ({report['moves']} moves, "
+              f"{report['games']} games)")
+        if "server_rss_mb" in report:
+            print(rss_summary(report["server_rss_mb"]))
     return 0
+
+
+def rss_summary(rss: dict[str, Any], points: int = 12) -> str:
+    """The RSS series in one line: about `points` evenly spaced samples, the last and the max."""
+    samples, every = rss["samples"], rss["every_s"]
+    step = max(1, len(samples) // points)
+    shown = " ".join(f"{every * i:.0f}s:{samples[i]:.0f}" for i in range(0, len(samples), step))
+    return (f"server RSS MB (largest process, every {every:g} s) {shown}; last {samples[-1]:.1f}, "
+            f"max {max(samples):.1f}")
 
 
 if __name__ == "__main__":

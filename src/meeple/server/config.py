@@ -56,7 +56,7 @@ class ServerConfig:
     chat_lines: int = 5
     chat_window: int = 10
     #: A table nobody has touched (no move, no connection) for this long is closed, its record
-    #: kept; a loaded table nobody uses leaves memory after `unload_seconds`.
+    #: kept; a loaded table nobody uses leaves memory after `unload_seconds` (15 at least).
     idle_close_seconds: int = 6 * 3600
     unload_seconds: int = 30
 

@@ -78,8 +78,8 @@ class FanoutError(Exception):
 @dataclass(frozen=True)
 class Notice:
     """Another process committed a change to `table`: `kind` is "actions" (a move or an undo),
-    "seat", "clock" or "chat"; `version` the table's version after it (the chat line's index for
-    "chat")."""
+    "seat", "clock", "chat" or "closed" (for want of use); `version` the table's version after
+    it (the chat line's index for "chat", 0 for "closed")."""
 
     table: str
     kind: str

@@ -106,7 +106,7 @@ class TableInfo(BaseModel):
     title: str
     players: int
     seats: list[SeatInfo]
-    status: Literal["waiting", "playing", "over"]
+    status: Literal["waiting", "playing", "over", "closed"]
     version: int
     clock: str
     public: bool = False

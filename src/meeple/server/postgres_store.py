@@ -36,12 +36,14 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from meeple.server.store import (
     ChatRow,
+    ListedTable,
     NoSuchTable,
     SeatRow,
     StaleVersion,
     Store,
     StoreError,
     StoreUnavailable,
+    TableClosed,
     TableRow,
     dumps,
     table_row,
@@ -91,6 +93,15 @@ MIGRATIONS: list[tuple[str, ...]] = [
             at DOUBLE PRECISION NOT NULL,
             PRIMARY KEY (table_id, idx)
         )""",
+    ),
+    # 2: when each table was last used (tables open at the upgrade count from then) and whether
+    # it was closed for want of use; indexes for the lobby and for finding idle tables.
+    (
+        "ALTER TABLE tables ADD COLUMN touched DOUBLE PRECISION NOT NULL DEFAULT 0",
+        "UPDATE tables SET touched = EXTRACT(EPOCH FROM now())",
+        "ALTER TABLE tables ADD COLUMN closed BOOLEAN NOT NULL DEFAULT FALSE",
+        "CREATE INDEX tables_lobby ON tables (created) WHERE public AND NOT finished AND NOT closed",
+        "CREATE INDEX tables_idle ON tables (touched) WHERE NOT finished AND NOT closed",
     ),
 ]
 
@@ -243,10 +254,13 @@ class PostgresStore(Store):
 
     @staticmethod
     def _lock(conn: psycopg.Connection[Any], table_id: str) -> int:
-        """Lock the table's row until the transaction ends; its version. NoSuchTable if none."""
-        row = conn.execute("SELECT version FROM tables WHERE id = %s FOR UPDATE", (table_id,)).fetchone()
+        """Lock the open table's row until the transaction ends; its version. NoSuchTable if
+        none, TableClosed if it is closed."""
+        row = conn.execute("SELECT version, closed FROM tables WHERE id = %s FOR UPDATE", (table_id,)).fetchone()
         if row is None:
             raise NoSuchTable(table_id)
+        if row[1]:
+            raise TableClosed(f"table {table_id!r} is closed")
         return int(row[0])
 
     # -- the Store interface ---------------------------------------------------------------
@@ -255,7 +269,7 @@ class PostgresStore(Store):
         with self._tx(f"create table {table.id!r}") as conn:
             conn.execute(
                 "INSERT INTO tables (id, game, num_players, seed, options, join_code_hash, created, clock,"
-                " clock_state, public, version) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
+                " clock_state, public, version, touched) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
                 (
                     table.id,
                     table.game,
@@ -268,6 +282,7 @@ class PostgresStore(Store):
                     dumps(table.clock_state),
                     table.public,
                     len(table.actions),
+                    table.created,
                 ),
             )
             with conn.cursor() as cur:
@@ -283,8 +298,8 @@ class PostgresStore(Store):
     def load_table(self, table_id: str) -> TableRow:
         with self._tx(f"load table {table_id!r}", write=False) as conn:
             row = conn.execute(
-                "SELECT id, game, num_players, seed, options, join_code_hash, created, clock, clock_state, public"
-                " FROM tables WHERE id = %s",
+                "SELECT id, game, num_players, seed, options, join_code_hash, created, clock, clock_state, public,"
+                " closed FROM tables WHERE id = %s",
                 (table_id,),
             ).fetchone()
             if row is None:
@@ -299,10 +314,41 @@ class PostgresStore(Store):
             ).fetchall()
         return table_row(row, [SeatRow(s[0], s[1], s[2], json.loads(s[3]), s[4], s[5]) for s in seats], actions)
 
-    def table_ids(self, unfinished_only: bool = False) -> list[str]:
-        where = " WHERE NOT finished" if unfinished_only else ""
+    def table_ids(self, open_only: bool = False) -> list[str]:
+        where = " WHERE NOT finished AND NOT closed" if open_only else ""
         with self._tx("list tables", write=False) as conn:
             rows = conn.execute(f"SELECT id FROM tables{where} ORDER BY created, seq").fetchall()
+        return [r[0] for r in rows]
+
+    def lobby(self, limit: int) -> list[ListedTable]:
+        with self._tx("list the lobby", write=False) as conn:
+            rows = conn.execute(
+                "SELECT id, game, num_players, clock, version FROM tables"
+                " WHERE public AND NOT finished AND NOT closed ORDER BY created DESC, seq DESC LIMIT %s",
+                (limit,),
+            ).fetchall()
+            seats: dict[str, list[SeatRow]] = {row[0]: [] for row in rows}
+            for s in conn.execute(
+                "SELECT table_id, seat, kind, bot, name, credential_hash, left_table FROM seats"
+                " WHERE table_id = ANY(%s) ORDER BY table_id, seat", (list(seats),),
+            ):
+                seats[s[0]].append(SeatRow(s[1], s[2], s[3], json.loads(s[4]), s[5], s[6]))
+        return [ListedTable(r[0], r[1], r[2], seats[r[0]], json.loads(r[3]), int(r[4])) for r in rows]
+
+    def touch(self, times: dict[str, float]) -> None:
+        with self._tx("touch tables") as conn:
+            conn.execute(
+                "UPDATE tables t SET touched = GREATEST(t.touched, u.at)"
+                " FROM unnest(%s::text[], %s::float8[]) AS u(id, at) WHERE t.id = u.id",
+                (list(times), list(times.values())),
+            )
+
+    def close_idle(self, before: float) -> list[str]:
+        with self._tx("close idle tables") as conn:
+            rows = conn.execute(
+                "UPDATE tables SET closed = TRUE WHERE NOT finished AND NOT closed AND touched < %s RETURNING id",
+                (before,),
+            ).fetchall()
         return [r[0] for r in rows]
 
     def versions(self, table_ids: list[str]) -> dict[str, int]:

@@ -15,6 +15,7 @@ Why it is built this way:
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -26,11 +27,13 @@ from typing import Any
 
 from meeple.server.store import (
     ChatRow,
+    ListedTable,
     NoSuchTable,
     SeatRow,
     StaleVersion,
     Store,
     StoreError,
+    TableClosed,
     TableRow,
     dumps,
     table_row,
@@ -83,6 +86,15 @@ MIGRATIONS: list[tuple[str, ...]] = [
     ),
     # 2: tables anyone may join from the lobby, without the join code.
     ("ALTER TABLE tables ADD COLUMN public INTEGER NOT NULL DEFAULT 0",),
+    # 3: when each table was last used (tables open at the upgrade count from then) and whether
+    # it was closed for want of use; indexes for the lobby and for finding idle tables.
+    (
+        "ALTER TABLE tables ADD COLUMN touched REAL NOT NULL DEFAULT 0",
+        "UPDATE tables SET touched = (julianday('now') - 2440587.5) * 86400.0",
+        "ALTER TABLE tables ADD COLUMN closed INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX tables_lobby ON tables (created) WHERE public = 1 AND finished = 0 AND closed = 0",
+        "CREATE INDEX tables_idle ON tables (touched) WHERE finished = 0 AND closed = 0",
+    ),
 ]
 
 BUSY_TIMEOUT_MS = 10_000  # how long a writer waits for another writer before giving up
@@ -223,8 +235,15 @@ class SQLiteStore(Store):
         if conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
             raise NoSuchTable(table_id)
 
+    def _require_open(self, conn: sqlite3.Connection, table_id: str) -> None:
+        row = conn.execute("SELECT closed FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise NoSuchTable(table_id)
+        if row[0]:
+            raise TableClosed(f"table {table_id!r} is closed")
+
     def _version(self, conn: sqlite3.Connection, table_id: str) -> int:
-        self._require_table(conn, table_id)
+        self._require_open(conn, table_id)
         row = conn.execute("SELECT MAX(idx) FROM actions WHERE table_id = ?", (table_id,)).fetchone()
         return 0 if row[0] is None else int(row[0]) + 1
 
@@ -233,8 +252,8 @@ class SQLiteStore(Store):
     def create_table(self, table: TableRow) -> None:
         with self._tx(f"create table {table.id!r}") as conn:
             conn.execute(
-                "INSERT INTO tables (id, game, num_players, seed, options, join_code_hash, created, clock, public)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO tables (id, game, num_players, seed, options, join_code_hash, created, clock, public,"
+                " touched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     table.id,
                     table.game,
@@ -245,6 +264,7 @@ class SQLiteStore(Store):
                     table.created,
                     dumps(table.clock),
                     int(table.public),
+                    table.created,
                 ),
             )
             conn.executemany(
@@ -260,8 +280,8 @@ class SQLiteStore(Store):
     def load_table(self, table_id: str) -> TableRow:
         with self._tx(f"load table {table_id!r}", write=False) as conn:
             row = conn.execute(
-                "SELECT t.id, game, num_players, seed, options, join_code_hash, created, clock, c.state, public"
-                " FROM tables t LEFT JOIN clock_state c ON c.table_id = t.id WHERE t.id = ?",
+                "SELECT t.id, game, num_players, seed, options, join_code_hash, created, clock, c.state, public,"
+                " closed FROM tables t LEFT JOIN clock_state c ON c.table_id = t.id WHERE t.id = ?",
                 (table_id,),
             ).fetchone()
             if row is None:
@@ -275,10 +295,42 @@ class SQLiteStore(Store):
             ).fetchall()
         return table_row(row, [SeatRow(s[0], s[1], s[2], s[3], s[4], bool(s[5])) for s in seats], actions)
 
-    def table_ids(self, unfinished_only: bool = False) -> list[str]:
-        where = " WHERE finished = 0" if unfinished_only else ""
+    def table_ids(self, open_only: bool = False) -> list[str]:
+        where = " WHERE finished = 0 AND closed = 0" if open_only else ""
         with self._tx("list tables", write=False) as conn:
             rows = conn.execute(f"SELECT id FROM tables{where} ORDER BY created, rowid").fetchall()
+        return [r[0] for r in rows]
+
+    def lobby(self, limit: int) -> list[ListedTable]:
+        with self._tx("list the lobby", write=False) as conn:
+            rows = conn.execute(
+                "SELECT id, game, num_players, clock,"
+                " COALESCE((SELECT MAX(idx) + 1 FROM actions WHERE table_id = t.id), 0) FROM tables t"
+                " WHERE public = 1 AND finished = 0 AND closed = 0 ORDER BY created DESC, rowid DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+            seats: dict[str, list[SeatRow]] = {row[0]: [] for row in rows}
+            ids = list(seats)
+            for start in range(0, len(ids), 500):  # SQLite binds at most 999 parameters
+                part = ids[start:start + 500]
+                for s in conn.execute(
+                    "SELECT table_id, seat, kind, bot, name, credential_hash, left_table FROM seats"
+                    f" WHERE table_id IN ({','.join('?' * len(part))}) ORDER BY table_id, seat", part,
+                ):
+                    seats[s[0]].append(SeatRow(s[1], s[2], s[3], s[4], s[5], bool(s[6])))
+        return [ListedTable(r[0], r[1], r[2], seats[r[0]], json.loads(r[3]), r[4]) for r in rows]
+
+    def touch(self, times: dict[str, float]) -> None:
+        with self._tx("touch tables") as conn:
+            conn.executemany("UPDATE tables SET touched = MAX(touched, ?) WHERE id = ?",
+                             [(at, table_id) for table_id, at in times.items()])
+
+    def close_idle(self, before: float) -> list[str]:
+        with self._tx("close idle tables") as conn:
+            rows = conn.execute(
+                "UPDATE tables SET closed = 1 WHERE finished = 0 AND closed = 0 AND touched < ? RETURNING id",
+                (before,),
+            ).fetchall()
         return [r[0] for r in rows]
 
     def versions(self, table_ids: list[str]) -> dict[str, int]:
@@ -296,13 +348,13 @@ class SQLiteStore(Store):
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
         """Replace one seat's row; NoSuchTable if the table is unknown, StoreError if the seat is."""
         with self._tx(f"update seat {seat.seat} of {table_id!r}") as conn:
+            self._require_open(conn, table_id)
             cur = conn.execute(
                 "UPDATE seats SET kind = ?, bot = ?, name = ?, credential_hash = ?, left_table = ?"
                 " WHERE table_id = ? AND seat = ?",
                 (seat.kind, seat.bot, seat.name, seat.credential_hash, int(seat.left), table_id, seat.seat),
             )
             if cur.rowcount == 0:
-                self._require_table(conn, table_id)
                 raise StoreError(f"table {table_id!r} has no seat {seat.seat}")
 
     def append_action(
@@ -344,7 +396,7 @@ class SQLiteStore(Store):
 
     def add_chat(self, table_id: str, seat: int | None, name: str, text: str, at: float) -> ChatRow:
         with self._tx(f"chat on {table_id!r}") as conn:
-            self._require_table(conn, table_id)
+            self._require_open(conn, table_id)
             row = conn.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM chat WHERE table_id = ?", (table_id,)).fetchone()
             index = int(row[0])
             conn.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?)", (table_id, index, seat, name, text, at))

@@ -5,6 +5,8 @@ metadata: its seats (who sits there, a hash of each seat's credential), its chat
 `version` is the number of accepted actions. Every write that changes the game
 (`append_action`, `truncate_actions`) states the version it was made against and fails with
 `StaleVersion` if another writer got there first, so two moves for one table never both apply.
+A table nobody touched for long is closed (`close_idle`): its record stays, but every write to
+its game, seats or chat fails with `TableClosed`.
 Every method commits before it returns: what a store method accepted survives a crash.
 Every method given the id of a table that does not exist raises `NoSuchTable`. Stores are
 called from a thread pool, so an implementation must be safe to call from several threads.
@@ -29,6 +31,10 @@ class StaleVersion(StoreError):
 
 class NoSuchTable(StoreError):
     """No table has this id."""
+
+
+class TableClosed(StoreError):
+    """The table was closed for want of use; nothing was written."""
 
 
 class StoreUnavailable(StoreError):
@@ -66,10 +72,23 @@ class TableRow:
     clock_state: dict[str, Any] = field(default_factory=dict)
     actions: list[dict[str, Any]] = field(default_factory=list)  # the record's actions, in order
     public: bool = False  # anyone may take a free seat from the lobby, without the join code
+    closed: bool = False  # closed for want of use (its record kept; no more moves)
 
     @property
     def version(self) -> int:
         return len(self.actions)
+
+
+@dataclass
+class ListedTable:
+    """What the lobby shows of a table: read from the stored rows without its actions."""
+
+    id: str
+    game: str
+    num_players: int
+    seats: list[SeatRow]
+    clock: dict[str, Any]
+    version: int
 
 
 def dumps(value: Any) -> str:
@@ -79,8 +98,8 @@ def dumps(value: Any) -> str:
 
 def table_row(row: Sequence[Any], seats: list[SeatRow], actions: Iterable[Sequence[Any]]) -> TableRow:
     """A `TableRow` from the stored columns (id, game, num_players, seed, options,
-    join_code_hash, created, clock, clock_state, public), its seats, and its actions' JSON texts
-    in order; a missing clock state is an empty one."""
+    join_code_hash, created, clock, clock_state, public, closed), its seats, and its actions'
+    JSON texts in order; a missing clock state is an empty one."""
     return TableRow(
         id=row[0],
         game=row[1],
@@ -94,6 +113,7 @@ def table_row(row: Sequence[Any], seats: list[SeatRow], actions: Iterable[Sequen
         clock_state=json.loads(row[8]) if row[8] is not None else {},
         actions=[json.loads(action[0]) for action in actions],
         public=bool(row[9]),
+        closed=bool(row[10]),
     )
 
 
@@ -124,8 +144,23 @@ class Store(ABC):
         """The table with its seats and every accepted action; NoSuchTable if none."""
 
     @abstractmethod
-    def table_ids(self, unfinished_only: bool = False) -> list[str]:
-        """Ids of all tables (oldest first); with `unfinished_only`, those not marked finished."""
+    def table_ids(self, open_only: bool = False) -> list[str]:
+        """Ids of all tables (oldest first); with `open_only`, those neither finished nor closed."""
+
+    @abstractmethod
+    def lobby(self, limit: int) -> list[ListedTable]:
+        """The open public tables (neither finished nor closed), newest first, at most `limit`:
+        one indexed query, whatever the number of tables stored."""
+
+    @abstractmethod
+    def touch(self, times: dict[str, float]) -> None:
+        """Note that each table was used at the time given (moves, joins, connections), keeping
+        the later of the stored and the given time; unknown ids are ignored."""
+
+    @abstractmethod
+    def close_idle(self, before: float) -> list[str]:
+        """Close every open table last touched before `before` (its record stays, its game can
+        no longer change); the ids closed."""
 
     @abstractmethod
     def versions(self, table_ids: list[str]) -> dict[str, int]:
@@ -135,19 +170,21 @@ class Store(ABC):
     @abstractmethod
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
         """Replace one seat's row (a claim, a name, a departure); StoreError if the table has no
-        such seat."""
+        such seat, TableClosed if it is closed."""
 
     @abstractmethod
     def append_action(
         self, table_id: str, expected_version: int, action: dict[str, Any], clock_state: dict[str, Any] | None = None
     ) -> int:
-        """Append one action if the table is at `expected_version` (else StaleVersion); store
-        the clock state with it in the same transaction. Returns the new version."""
+        """Append one action if the table is at `expected_version` (else StaleVersion) and open
+        (else TableClosed); store the clock state with it in the same transaction. Returns the
+        new version."""
 
     @abstractmethod
     def truncate_actions(self, table_id: str, expected_version: int, keep: int) -> int:
         """Undo: keep the first `keep` actions if the table is at `expected_version` (else
-        StaleVersion; StoreError unless 0 <= keep <= expected_version). Returns `keep`."""
+        StaleVersion; StoreError unless 0 <= keep <= expected_version; TableClosed if it is
+        closed). Returns `keep`."""
 
     @abstractmethod
     def set_finished(self, table_id: str, finished: bool) -> None:
@@ -159,7 +196,7 @@ class Store(ABC):
 
     @abstractmethod
     def add_chat(self, table_id: str, seat: int | None, name: str, text: str, at: float) -> ChatRow:
-        """Append a chat line and return it with its index."""
+        """Append a chat line and return it with its index (TableClosed if the table is closed)."""
 
     @abstractmethod
     def chat(self, table_id: str, since: int = 0) -> list[ChatRow]:

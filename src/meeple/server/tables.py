@@ -35,7 +35,17 @@ from meeple.server.counters import LocalCounters, Rate
 from meeple.server.datasets import DataSets
 from meeple.server.fanout import Fanout, LocalFanout, Notice
 from meeple.server.models import CreateTable, JoinTable, SeatInfo, SeatSpec, TableCreated, TableInfo
-from meeple.server.store import ChatRow, SeatRow, StaleVersion, Store, StoreError, StoreUnavailable, TableRow
+from meeple.server.store import (
+    ChatRow,
+    ListedTable,
+    SeatRow,
+    StaleVersion,
+    Store,
+    StoreError,
+    StoreUnavailable,
+    TableClosed,
+    TableRow,
+)
 from meeple.server.web.render import fragments
 from meeple.server.wire import error_message, seat_message
 
@@ -51,9 +61,15 @@ SWEEP_SECONDS, SWEEP_LOADS, CHECK_SECONDS = 2.0, 50, 3.0
 #: looks at every open table in the store too (Redis keeps nothing on disk: after a restart the
 #: set is rebuilt, and a table only a dead process knew is found this way).
 SWEEP_SAMPLE, FULL_SWEEP_SECONDS = 200, 60.0
-#: Several processes: a loaded table nobody here watches, plays or runs bots for is forgotten
-#: after this long (it loads again on use), so a process holds the tables it serves, not all.
-IDLE_SECONDS = 30.0
+#: How often each process writes when it last used its tables (moves, joins, connections) and
+#: closes the tables nobody touched for `ServerConfig.idle_close_seconds`.
+TOUCH_SECONDS = 30.0
+#: The lobby lists at most this many tables, the newest first.
+LOBBY_SIZE = 200
+#: A table stays loaded at least this long after its last use, whatever `unload_seconds` says:
+#: a request or a WebSocket hello under way (10 s at most) holds the table, and must not be left
+#: holding a copy the hub has forgotten.
+MIN_UNLOAD_SECONDS = 15.0
 #: How long a bot or a clock waits before trying again while the database cannot be reached.
 RETRY_SECONDS = 1.0
 
@@ -81,6 +97,11 @@ class Limited(Refused):
     def __init__(self, code: str, message: str, retry_after: float | None = None) -> None:
         super().__init__(code, message, 429)
         self.retry_after = retry_after
+
+
+def closed_refusal() -> Refused:
+    return Refused("closed", "this table was closed after going unused: its record stays readable, "
+                             "but nothing can change it now", 409)
 
 
 def secret_hash(secret: str) -> str:
@@ -146,6 +167,8 @@ class LiveTable:
     def status(self) -> str:
         if self.state.is_terminal:
             return "over"
+        if self.row.closed:
+            return "closed"
         return "playing" if self.started else "waiting"
 
     def record(self) -> GameRecord:
@@ -187,16 +210,18 @@ class Hub:
     """All tables of this server process, loaded from the store on first use."""
 
     def __init__(self, store: Store, bots: BotPool, now: Callable[[], float] = time.time,
-                 fanout: Fanout | None = None, chat: Rate | None = None, datasets: DataSets | None = None) -> None:
+                 fanout: Fanout | None = None, chat: Rate | None = None, datasets: DataSets | None = None,
+                 config: ServerConfig | None = None) -> None:
         self.store = store
         self.bots = bots
         self.now = now
         self.fanout = fanout or LocalFanout()
-        defaults = ServerConfig()
+        self.config = config or ServerConfig()
         #: Chat lines per seat (shared between processes when `chat` counts in Redis).
-        self.chat_rate = chat or Rate(LocalCounters(), defaults.chat_lines, defaults.chat_window, "chat")
+        self.chat_rate = chat or Rate(LocalCounters(), self.config.chat_lines, self.config.chat_window, "chat")
         self.datasets = datasets or DataSets()
         self.tables: dict[str, LiveTable] = {}
+        self._touched: dict[str, float] = {}  # tables used since the store last heard, and when
         self._store_thread: ThreadPoolExecutor | None = None
         self._background: set[asyncio.Task[None]] = set()
 
@@ -211,6 +236,8 @@ class Hub:
         except StoreUnavailable:
             raise Refused("unavailable", "the database cannot be reached: nothing was changed; try again shortly",
                           503) from None
+        except TableClosed:  # closed meanwhile, maybe by another process
+            raise closed_refusal() from None
 
     async def replay(self, record: GameRecord) -> State[Any]:
         """The state a table's record reaches. Built in a worker thread (it may read the
@@ -298,7 +325,12 @@ class Hub:
         return table
 
     async def resume_all(self) -> None:
-        """After a start: bring back every unfinished table, so bots and clocks carry on."""
+        """After a start: close the tables left unused too long, then bring back every open
+        table, so bots and clocks carry on."""
+        try:
+            await self.close_idle()
+        except (StoreError, Refused) as exc:  # the upkeep tries again every round
+            log.warning("meeple: cannot close the idle tables: %s", exc)
         for table_id in await self.stored(self.store.table_ids, True):
             try:
                 table = await self.get(table_id)
@@ -320,12 +352,21 @@ class Hub:
         )
 
     async def listing(self) -> list[TableInfo]:
-        ids = await self.stored(self.store.table_ids, True)
-        found = []
-        for table_id in ids[-200:]:
-            with contextlib.suppress(Refused):  # one this server cannot play now is left out
-                found.append(self.info(await self.get(table_id)))
-        return found
+        """The lobby: the open public tables, newest first, read from the store (one query;
+        no table is loaded to describe it)."""
+        return [self._listed(row) for row in await self.stored(self.store.lobby, LOBBY_SIZE)]
+
+    def _listed(self, row: ListedTable) -> TableInfo:
+        loaded = self.tables.get(row.id)
+        connected = [c.seat for c in loaded.connections] if loaded else []
+        seats = [SeatInfo(seat=s.seat, kind=s.kind, bot=s.bot if (s.kind == "bot" or s.left) else None, name=s.name,
+                          taken=s.kind == "bot" or bool(s.credential_hash), left=s.left,
+                          connected=connected.count(s.seat)) for s in row.seats]
+        return TableInfo(
+            id=row.id, game=row.game, title=load(row.game).title, players=row.num_players, seats=seats,
+            status="playing" if all(s.taken for s in seats) else "waiting", version=row.version,
+            clock=row.clock.get("rule", "none"), public=True,
+        )
 
     # -- seats ----------------------------------------------------------------------------------
     def seat_of(self, table: LiveTable, credential: str | None) -> int:
@@ -354,6 +395,8 @@ class Hub:
                 table.row.join_code_hash, secret_hash(request.join_code))
             if not (invited or table.row.public):
                 raise Refused("bad_join_code", "that join code is not this table's", 403)
+            if table.row.closed:
+                raise closed_refusal()
             free = next((s for s in table.row.seats if s.kind == "human" and not s.credential_hash
                          and request.seat in (None, s.seat)), None)
             if free is None:
@@ -363,6 +406,7 @@ class Hub:
             await self.stored(self.store.update_seat, table.row.id, updated)
             self.fanout.publish(table.row.id, "seat", table.version)
             table.row.seats[free.seat] = updated
+            self._touch(table)
             await self._broadcast(table, [Event("joined", free.seat, {"name": request.name})])
         await self._started(table)
         return TableCreated(table_id=table.row.id, seat=free.seat, credential=credential,
@@ -370,6 +414,8 @@ class Hub:
 
     async def leave(self, table: LiveTable, seat: int, reason: str = "left") -> None:
         async with table.lock:
+            if table.row.closed:
+                raise closed_refusal()
             if table.bot_spec(seat) is not None:
                 raise Refused("left", "a bot already plays this seat")
             await self._replace(table, seat, reason)
@@ -412,6 +458,8 @@ class Hub:
             raise Refused("waiting", "the game starts when every seat is taken")
         if table.state.is_terminal:
             raise Refused("over", "the game is over")
+        if table.row.closed:
+            raise closed_refusal()
         if version != table.version:
             raise Refused("stale", f"the table is at move {table.version}, not {version}: look again")
         if table.state.current_player != seat:
@@ -438,8 +486,13 @@ class Hub:
         except StaleVersion:
             await self._look_again(table)  # so the client's next look is current
             raise Refused("stale", "another move was accepted first: look again") from None
+        except Refused as refusal:
+            if refusal.code == "closed":  # closed by another process: this copy says so from now on
+                table.row.closed = True
+            raise
         self.fanout.publish(table.row.id, "actions", table.version + 1, move.to_json())
         table.row.actions.append(move.to_json())
+        self._touch(table)
         # Until the worker has decided, the move counts as a reveal (undo offered late, never
         # wrongly). Bots never take moves back, so their moves are not examined.
         table.marks.append((mover, True))
@@ -486,6 +539,8 @@ class Hub:
         async with table.lock:
             if version != table.version:
                 await self._look_again(table)
+            if table.row.closed:
+                raise closed_refusal()
             if table.state.is_terminal or not table.started:
                 raise Refused("no_undo", "there is nothing to take back")
             if version != table.version:
@@ -501,6 +556,7 @@ class Hub:
                 await self._look_again(table)
                 raise Refused("stale", "another move was accepted first: look again") from None
             self.fanout.publish(table.row.id, "actions", keep)
+            self._touch(table)
             taken = table.version - keep
             del table.row.actions[keep:]
             del table.marks[len(table.marks) - taken:]
@@ -513,6 +569,8 @@ class Hub:
         text = text.strip()
         if not text:
             raise Refused("empty_chat", "say something", 422)
+        if table.row.closed:
+            raise closed_refusal()
         rate = self.chat_rate
         wait = await rate.take(f"{table.row.id}:{'spectators' if seat is None else seat}")
         if wait is not None:
@@ -538,7 +596,7 @@ class Hub:
         if seat is not None:
             extra["can_undo"] = table.undo_point(seat) is not None
         message = seat_message(table.state, seat, table.version, events, table.seats_public(), extra)
-        if not table.started or (seat is not None and table.bot_spec(seat) is not None):
+        if not table.started or table.row.closed or (seat is not None and table.bot_spec(seat) is not None):
             message["legal"] = []  # nobody moves before every seat is taken; a bot plays a left seat
         if render is not None:
             message["html"] = fragments(table.row.game, message, render)
@@ -546,6 +604,7 @@ class Hub:
 
     async def attach(self, table: LiveTable, conn: Connection) -> None:
         table.used = time.monotonic()
+        self._touch(table)
         async with table.lock:
             table.connections.append(conn)
             await self._send(table, conn, self.message_for(table, conn.seat, [], conn.render))
@@ -579,15 +638,16 @@ class Hub:
     def _kick(self, table: LiveTable) -> None:
         """Let a bot move if one is to move, and run the clock of a person who is; in the one
         process that holds the table's lease (taking it first if it is free)."""
-        if table.state.is_terminal and self.fanout.holds(table.row.id) and self.fanout.shared:
+        done = table.state.is_terminal or table.row.closed
+        if done and self.fanout.holds(table.row.id) and self.fanout.shared:
             self._in_background(self.fanout.release(table.row.id))
         seat = table.state.current_player
         bot_to_move = seat is not None and table.bot_spec(seat) is not None
-        needed = table.started and not table.state.is_terminal and bool(bot_to_move or table.row.clock_state)
+        needed = self._needs_runner(table)
         # Anyone may say a table needs a runner; only the holder (or anyone, once it is over) says
         # it does not, so a copy that is behind never hides a table that needs one.
         if (self.fanout.shared and needed != table.runnable
-                and (needed or table.state.is_terminal or self.fanout.holds(table.row.id))):
+                and (needed or done or self.fanout.holds(table.row.id))):
             self.fanout.runnable(table.row.id, needed)
             table.runnable = needed
         if not needed:
@@ -602,14 +662,26 @@ class Hub:
         elif table.row.clock_state and (table.clock_task is None or table.clock_task.done()):
             table.clock_task = asyncio.create_task(self._persist(table, self._watch_clock))
 
+    @staticmethod
+    def _needs_runner(table: LiveTable) -> bool:
+        """Whether the table needs a process to run it: a bot to move or a clock to watch."""
+        if not table.started or table.state.is_terminal or table.row.closed:
+            return False
+        seat = table.state.current_player
+        return bool((seat is not None and table.bot_spec(seat) is not None) or table.row.clock_state)
+
     async def _persist(self, table: LiveTable, work: Callable[[LiveTable], Awaitable[None]]) -> None:
         """Run a table's bots or clock; while the database cannot be reached, wait and try again
-        (nothing was stored, so the move or the timeout is simply made again)."""
+        (nothing was stored, so the move or the timeout is simply made again). A table closed
+        meanwhile (by another process) ends the work."""
         while True:
             try:
                 await work(table)
                 return
             except Refused as refusal:
+                if refusal.code == "closed":
+                    table.row.closed = True
+                    return
                 if refusal.code != "unavailable":
                     raise
                 log.warning("meeple: table %s waits for the database: %s", table.row.id, refusal)
@@ -620,7 +692,7 @@ class Hub:
         while True:
             async with table.lock:
                 seat = table.state.current_player
-                if not table.started or seat is None or (spec := table.bot_spec(seat)) is None:
+                if not self._needs_runner(table) or seat is None or (spec := table.bot_spec(seat)) is None:
                     break
                 version = table.version
                 sample = Observation.of(table.state).sample.to_json()
@@ -651,13 +723,13 @@ class Hub:
                     return  # another process watches this table now
                 state = table.row.clock_state
                 left = clock.left_ms(state, self.now())
-                if left is None or table.state.is_terminal:
+                if left is None or not self._needs_runner(table):
                     return
                 if left <= 0 and self.fanout.shared:  # be sure the time is up: another process may have moved
                     await self._look_again(table)
                     state = table.row.clock_state
                     left = clock.left_ms(state, self.now())
-                    if left is None or table.state.is_terminal:
+                    if left is None or not self._needs_runner(table):
                         return
                 if left <= 0:
                     seat = state["seat"]
@@ -671,11 +743,11 @@ class Hub:
 
     # -- several processes (meeple.server.fanout) ------------------------------------------------
     async def start(self) -> None:
-        """Start sharing the tables with other processes (nothing to do for a single process)."""
-        if not self.fanout.shared:
-            return
-        await self.fanout.start(self._notice, self._resync)
-        self._in_background(self._sweep())
+        """Start the upkeep (tables leave memory, idle ones close) and, with other processes,
+        sharing the tables with them."""
+        if self.fanout.shared:
+            await self.fanout.start(self._notice, self._resync)
+            self._in_background(self._sweep())
         self._in_background(self._check())
 
     async def stop(self) -> None:
@@ -751,8 +823,8 @@ class Hub:
             return
         table.checked = time.monotonic()
         told = False
-        if row.seats != table.row.seats or row.clock_state != table.row.clock_state:
-            table.row.seats, table.row.clock_state = row.seats, row.clock_state
+        if row.seats != table.row.seats or row.clock_state != table.row.clock_state or row.closed != table.row.closed:
+            table.row.seats, table.row.clock_state, table.row.closed = row.seats, row.clock_state, row.closed
             told = not row.actions[table.version:]
         known = table.row.actions
         if row.actions[:len(known)] == known and await self._continue(table, row.actions[len(known):]):
@@ -828,27 +900,83 @@ class Hub:
                 self._kick(table)
 
     async def _check(self) -> None:
-        """The safety net under the notices: a table someone watches here is compared with the
-        store at least every CHECK_SECONDS, so a lost notice leaves no board stale for long."""
+        """The upkeep, in every deployment: with other processes, compare the tables watched
+        here with the store; let loaded tables nobody uses leave memory (their records stay in
+        the store); every TOUCH_SECONDS, tell the store which tables were used and close those
+        nobody touched for `idle_close_seconds`."""
+        last_round = time.monotonic()
         while True:
             await asyncio.sleep(CHECK_SECONDS / 2)
-            now = time.monotonic()
-            due, idle = now - CHECK_SECONDS, now - IDLE_SECONDS
-            watched = [t for t in self.tables.values() if t.connections and not t.state.is_terminal and t.checked < due]
-            if watched:
+            if self.fanout.shared:
+                await self._compare_watched()
+            self.unload(time.monotonic() - max(self.config.unload_seconds, MIN_UNLOAD_SECONDS))
+            if time.monotonic() - last_round >= TOUCH_SECONDS:
+                last_round = time.monotonic()
                 try:
-                    stored = await self.stored(self.store.versions, [t.row.id for t in watched])
-                except (StoreError, Refused) as exc:
-                    log.warning("meeple: cannot compare the tables with the store: %s", exc)
-                    stored = {}
-                for table in watched:
-                    table.checked = time.monotonic()
-                    if stored.get(table.row.id, table.version) != table.version:
-                        self._refresh(table)
-            for table in list(self.tables.values()):
-                if (not table.connections and table.used < idle and not table.busy
-                      and not (self.fanout.holds(table.row.id) and not table.state.is_terminal)):
-                    del self.tables[table.row.id]  # loads again on use
+                    await self.close_idle()
+                except (StoreError, Refused) as exc:  # the database is away: the next round does it
+                    log.warning("meeple: cannot close the idle tables: %s", exc)
+
+    async def _compare_watched(self) -> None:
+        """The safety net under the notices: a table someone watches here is compared with the
+        store at least every CHECK_SECONDS, so a lost notice leaves no board stale for long."""
+        due = time.monotonic() - CHECK_SECONDS
+        watched = [t for t in self.tables.values() if t.connections and not t.state.is_terminal and t.checked < due]
+        if not watched:
+            return
+        try:
+            stored = await self.stored(self.store.versions, [t.row.id for t in watched])
+        except (StoreError, Refused) as exc:
+            log.warning("meeple: cannot compare the tables with the store: %s", exc)
+            stored = {}
+        for table in watched:
+            table.checked = time.monotonic()
+            if stored.get(table.row.id, table.version) != table.version:
+                self._refresh(table)
+
+    def unload(self, unused_since: float) -> None:
+        """Forget the loaded tables nobody here watches or has used since `unused_since` (a
+        monotonic time) and no work keeps (bots or a clock run by this process): finished and
+        idle tables leave memory, so it stays flat however many games were played. Each loads
+        again from the store on use."""
+        for table in list(self.tables.values()):
+            if table.connections or table.used >= unused_since or table.busy:
+                continue
+            held = self.fanout.holds(table.row.id)
+            if held and self._needs_runner(table):
+                continue
+            del self.tables[table.row.id]
+            if held and self.fanout.shared:
+                self._in_background(self.fanout.release(table.row.id))
+
+    def _touch(self, table: LiveTable) -> None:
+        self._touched[table.row.id] = self.now()
+
+    async def close_idle(self) -> list[str]:
+        """Tell the store when the tables were last used here (those with a connection: now),
+        then close every open table nobody anywhere touched for `idle_close_seconds`; the store
+        decides, so any process may do it and a restart forgets nothing. Loaded ones are told.
+        Returns the ids closed."""
+        now = self.now()
+        touched, self._touched = self._touched, {}
+        touched.update((t.row.id, now) for t in self.tables.values() if t.connections)
+        try:
+            if touched:
+                await self.stored(self.store.touch, touched)
+            closed = await self.stored(self.store.close_idle, now - self.config.idle_close_seconds)
+        except (StoreError, Refused):
+            for table_id, at in touched.items():  # said again next round
+                self._touched[table_id] = max(at, self._touched.get(table_id, at))
+            raise
+        for table_id in closed:
+            self.fanout.publish(table_id, "closed", 0)
+            table = self.tables.get(table_id)
+            if table is not None:
+                async with table.lock:
+                    table.row.closed = True
+                    await self._broadcast(table, [])
+                self._kick(table)
+        return closed
 
     def close(self) -> None:
         """Stop the bots and clocks and forget the loaded tables (they load again on use, so an

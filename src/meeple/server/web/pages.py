@@ -64,8 +64,7 @@ def router(hub: Hub) -> APIRouter:
 
     @pages.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:
-        tables = [t for t in await hub.listing() if t.status != "over"]
-        return page("lobby.html", request, games=_games(language(request), hub.datasets), tables=tables,
+        return page("lobby.html", request, games=_games(language(request), hub.datasets), tables=await hub.listing(),
                     default_game="triqueta", levels=OFFERED)
 
     @pages.get("/tables/{table_id}", response_class=HTMLResponse)

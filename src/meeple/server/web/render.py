@@ -54,6 +54,8 @@ def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
     to_move = message["to_move"]
     if message["over"]:
         status = cat.text("web.game_over")
+    elif message.get("status") == "closed":
+        status = cat.text("web.closed")
     elif to_move is not None and to_move == seat:
         status = cat.text("web.your_turn")
     else:
