@@ -1,5 +1,5 @@
 """A limit on every door, over real HTTP and WebSocket connections to a real `meeple serve` on
-loopback (docs/security-parts/limits.md): join-code guessing, creating tables, open tables,
+loopback (docs/security.md): join-code guessing, creating tables, open tables,
 live connections, tables with only bots, bot levels, the client's address behind a trusted
 proxy, the host allowlist against DNS rebinding, and the chat limit shared over Redis.
 
