@@ -335,3 +335,41 @@ def test_undo_is_refused_once_the_next_player_has_moved(client):
     undone = client.post(f"/api/tables/{table}/undo", headers=bearer(credentials[1]), json={"version": 4})
     assert undone.status_code == 200, undone.text  # seat 0 has not acted yet
     assert state(client, table, credentials[1])["version"] == 2
+
+
+def _hello(credentials: list[str], seat: int | None) -> str:
+    return json.dumps({"type": "hello", **({"credential": credentials[seat]} if seat is not None else {})})
+
+
+@pytest.mark.parametrize("game", ["triominos", "celtica"])
+def test_a_late_connection_hears_the_whole_log_as_its_seat_may_see_it(client, game):
+    """A reload or a second tab: the first message's `history` is exactly what a connection
+    open from the start heard, event by event, for that seat (secret draws stay secret)."""
+    table, credentials = _two_people(client, game)
+    heard: dict[int | None, list[dict[str, Any]]] = {0: [], 1: [], None: []}
+    sockets = {seat: client.websocket_connect(f"/ws/tables/{table}") for seat in heard}
+    opened = {seat: socket.__enter__() for seat, socket in sockets.items()}
+    try:
+        for seat, ws in opened.items():
+            ws.send_text(_hello(credentials, seat))
+            assert ws.receive_json()["history"] == []
+        for _ in range(8):
+            seen = state(client, table)
+            mover = seen["to_move"]
+            mine = state(client, table, credentials[mover])
+            move = next((m for m in mine["legal"] if m["action"]["type"] == "draw"), mine["legal"][0])  # a secret
+            client.post(f"/api/tables/{table}/actions", headers=bearer(credentials[mover]),
+                        json={"version": mine["version"], "action_id": move["id"]})
+            for seat, ws in opened.items():
+                message = ws.receive_json()
+                while message["type"] != "state":
+                    message = ws.receive_json()
+                heard[seat] += message["events"]
+    finally:
+        for socket in sockets.values():
+            socket.__exit__(None, None, None)
+    assert heard[0] and not any(event.get("private") for event in heard[None])  # a spectator hears no secret
+    for seat in heard:
+        with client.websocket_connect(f"/ws/tables/{table}") as late:
+            late.send_text(_hello(credentials, seat))
+            assert late.receive_json()["history"] == heard[seat], seat

@@ -588,9 +588,12 @@ class Hub:
 
     # -- telling --------------------------------------------------------------------------------
     def message_for(
-        self, table: LiveTable, seat: int | None, events: list[Event], render: str | None = None
+        self, table: LiveTable, seat: int | None, events: list[Event], render: str | None = None,
+        history: list[Event] | None = None,
     ) -> dict[str, Any]:
         extra: dict[str, Any] = {"table": table.row.id, "status": table.status}
+        if history is not None:  # the first message of a connection: the log so far, as the seat sees it
+            extra["history"] = [event.for_seat(seat) for event in history]
         if table.row.clock_state:
             extra["clock"] = clock.public(table.row.clock_state, self.now())
         if seat is not None:
@@ -602,12 +605,30 @@ class Hub:
             message["html"] = fragments(table.row.game, message, render)
         return message
 
+    async def history(self, record: GameRecord) -> list[Event]:
+        """Every event of the record's moves, replayed in a worker thread: what a page that
+        opens (or reloads) mid-game shows as its log, each event later cut by `for_seat`."""
+        def build() -> list[Event]:
+            options = self.datasets.to_server(load(record.game), record.options)
+            events: list[Event] = []
+            state = replace(record, options=options, actions=[]).new_state()
+            for raw in record.actions:
+                events.extend(state.apply(state.game.action_from_json(raw)))
+            return events
+
+        try:
+            return await asyncio.to_thread(build)
+        except MeepleError:
+            return []  # the state itself was replayed when the table was loaded: no log is no secret
+
     async def attach(self, table: LiveTable, conn: Connection) -> None:
         table.used = time.monotonic()
         self._touch(table)
         async with table.lock:
+            past = await self.history(table.record())
             table.connections.append(conn)
-            await self._send(table, conn, self.message_for(table, conn.seat, [], conn.render))
+            message = self.message_for(table, conn.seat, [], conn.render, history=past)
+            await self._send(table, conn, message)
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         table.used = time.monotonic()

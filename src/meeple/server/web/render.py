@@ -2,9 +2,10 @@
 (its view, its legal moves, the events it may see, the public seat list), never from the state.
 
 The page script swaps these fragments in: `board` (the game's SVG drawing), `moves` (every legal
-move as a button, so the game is playable by keyboard and screen reader), `log` (new event lines),
-`players` (the seat panels), `status` (whose turn) and, at the end, `result` (the score table and
-the winners).
+move as a button, so the game is playable by keyboard and screen reader), `log` (new event lines;
+the whole log so far in a connection's first message), `players` (the seat panels), `status`
+(whose turn, or how many players are still awaited) and, at the end, `result` (the score table
+and the winners).
 """
 
 from __future__ import annotations
@@ -46,16 +47,22 @@ def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
     seat, seats, view = message["seat"], message["seats"], message["view"]
     # Boards mark the seat's own name themselves ("(you)"); events say "You" through `_you` wordings.
     cat.player_names = [_name(seats, k, None, cat) for k in range(len(seats))]
+    if message.get("status") == "waiting" and not message["over"]:
+        # Nobody moves before every seat is taken: no drawing may say "Your turn" meanwhile.
+        cat.messages["web.your_turn"] = waiting(seats, cat)
     legal: list[dict[str, Any]] = message["legal"]
     buttons = [el("button", {**move(m["id"], label := _label(game, m["action"], cat, view)), "type": "button"},
                   text(label)) for m in legal]
-    lines = [el("li", {}, text(event_json_text(event, cat, you=seat))) for event in message["events"]
+    told = [*message.get("history", []), *message["events"]]
+    lines = [el("li", {}, text(event_json_text(event, cat, you=seat))) for event in told
              if cat.has(f"event.{event['key']}")]
     to_move = message["to_move"]
     if message["over"]:
         status = cat.text("web.game_over")
     elif message.get("status") == "closed":
         status = cat.text("web.closed")
+    elif message.get("status") == "waiting":  # nobody moves before every seat is taken
+        status = waiting(seats, cat)
     elif to_move is not None and to_move == seat:
         status = cat.text("web.your_turn")
     else:
@@ -70,6 +77,12 @@ def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
     if message["over"]:
         parts["result"] = _result(message["result"], seats, seat, cat)
     return parts
+
+
+def waiting(seats: list[dict[str, Any]], cat: Catalog) -> str:
+    """"Waiting for 1 more player" / "… 2 more players": the seats nobody has taken yet."""
+    count = sum(1 for row in seats if not row.get("taken"))
+    return cat.text("web.waiting_one" if count == 1 else "web.waiting_many", count=count)
 
 
 def _clock(ms: int) -> str:

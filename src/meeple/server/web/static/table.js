@@ -13,6 +13,8 @@ function save(data) { localStorage.setItem(storeKey, JSON.stringify(data)); }
 
 const sockets = new Map();   // seat (or "watch") -> WebSocket
 const latest = new Map();    // seat (or "watch") -> last state message
+const logs = new Map();      // seat (or "watch") -> that seat's log (HTML lines), shown only on its screen
+const chatSeen = new Set();  // chat line indices already shown (every socket hears every line)
 let shown = null;            // whose screen is on display
 let cleared = null;          // in hot-seat: the seat that passed the "pass the device" screen
 let picked = null;           // the first click of a two-click move
@@ -44,8 +46,8 @@ function receive(key, message) {
   if (message.type !== "state") return;
   const before = latest.get(key);
   latest.set(key, message);
-  if (message.html.log) $("log").insertAdjacentHTML("beforeend", message.html.log);
-  $("log").scrollTop = $("log").scrollHeight;
+  // A connection's first message carries the whole log so far (as this seat may see it).
+  logs.set(key, (message.history ? "" : logs.get(key) || "") + (message.html.log || ""));
   if (!before || before.version !== message.version) say("");
   choose();
 }
@@ -56,7 +58,7 @@ function choose() {
   const any = latest.get(mine.find((s) => latest.has(s))) || latest.get("watch");
   if (!any) return;
   let seat = mine.length ? mine[0] : "watch";
-  if (mine.length > 1 && mine.includes(any.to_move)) seat = any.to_move;
+  if (mine.length > 1) seat = mine.includes(any.to_move) ? any.to_move : mine.includes(shown) ? shown : mine[0];
   if (mine.length > 1 && seat !== shown && !any.over) {
     if (cleared !== seat) { passScreen(seat); return; }
   }
@@ -66,10 +68,15 @@ function choose() {
 function passScreen(seat) {
   const names = JSON.parse($("pass-labels").innerHTML);
   const name = (latest.get(seat)?.seats[seat]?.name) || `${seat + 1}`;
-  for (const id of ["board", "moves", "players"]) $(id).replaceChildren();  // nothing of the last seat stays
+  // Nothing of the last seat stays: its board, moves, seat panels, log, status and messages.
+  for (const id of ["board", "moves", "players", "log", "status", "message"]) $(id).replaceChildren();
   $("undo").hidden = true;
+  $("leave").hidden = true;
+  $("invite").hidden = true;
   shown = null;
+  delete root.dataset.version;
   $("pass").hidden = false;
+  $("status").textContent = names.to_move.replace("{p}", name);
   $("pass-text").textContent = names.pass.replace("{p}", name);
   $("pass-ready").textContent = names.ready.replace("{p}", name);
   $("pass-ready").onclick = () => { cleared = seat; $("pass").hidden = true; show(seat); };
@@ -84,11 +91,15 @@ function show(seat) {
   $("board").innerHTML = message.html.board;
   $("moves").innerHTML = message.html.moves;
   $("players").innerHTML = message.html.players;
-  $("status").textContent = message.html.status && new DOMParser().parseFromString(message.html.status, "text/html").body.textContent;
+  $("log").innerHTML = logs.get(seat) || "";
+  $("log").scrollTop = $("log").scrollHeight;
+  const status = message.html.status && new DOMParser().parseFromString(message.html.status, "text/html").body.textContent;
+  $("status").textContent = status;
   $("undo").hidden = !message.can_undo;
   $("leave").hidden = seat === "watch" || message.over;
   const waiting = message.status === "waiting";
   $("invite").hidden = !waiting || !saved().join_code;
+  if (waiting) $("invite-count").textContent = status;
   if (waiting && saved().join_code) $("invite-link").value = `${location.origin}/tables/${tableId}?join=${saved().join_code}`;
   if (message.over) finish(message);
   refreshPicks();
@@ -146,12 +157,26 @@ $("copy").addEventListener("click", async () => {
 });
 
 function addChat(line) {
+  if (chatSeen.has(line.index)) return;
+  chatSeen.add(line.index);
   const item = document.createElement("li");
+  item.dataset.index = line.index;
   const who = document.createElement("b");
   who.textContent = `${line.name}: `;
   item.append(who, document.createTextNode(line.text));  // plain text, never HTML
   $("chat").append(item);
   $("chat").scrollTop = $("chat").scrollHeight;
+}
+// The chat so far (a reload or a second tab shows it whole); lines said meanwhile arrive on the sockets.
+async function loadChat() {
+  const answer = await fetch(`/api/tables/${tableId}/chat`);
+  if (!answer.ok) return;
+  const lines = await answer.json();
+  lines.sort((a, b) => a.index - b.index);
+  const live = [...$("chat").children];
+  $("chat").replaceChildren();
+  for (const line of lines) { chatSeen.delete(line.index); addChat(line); }
+  for (const item of live) if (!lines.some((l) => String(l.index) === item.dataset.index)) $("chat").append(item);
 }
 $("chat-form").addEventListener("submit", (event) => {
   event.preventDefault();
@@ -191,6 +216,7 @@ async function start() {
     history.replaceState(null, "", location.pathname);
   }
   const seats = saved().seats || {};
+  loadChat();
   if (Object.keys(seats).length === 0) connect(null, null);
   for (const [seat, credential] of Object.entries(seats)) connect(Number(seat), credential);
 }
