@@ -48,8 +48,9 @@ def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
     # Boards mark the seat's own name themselves ("(you)"); events say "You" through `_you` wordings.
     cat.player_names = [_name(seats, k, None, cat) for k in range(len(seats))]
     if message.get("status") == "waiting" and not message["over"]:
-        # Nobody moves before every seat is taken: no drawing may say "Your turn" meanwhile.
-        cat.messages["web.your_turn"] = waiting(seats, cat)
+        # Nobody moves before every seat is taken: no drawing may say "Your turn" meanwhile
+        # (a short word: the drawings leave room for "Your turn" only).
+        cat.messages["web.your_turn"] = cat.text("web.waiting_short")
     legal: list[dict[str, Any]] = message["legal"]
     buttons = [el("button", {**move(m["id"], label := _label(game, m["action"], cat, view)), "type": "button"},
                   text(label)) for m in legal]
