@@ -173,8 +173,10 @@ def test_websocket_errors_go_to_the_sender_alone_and_change_nothing(client):
     table, credentials = _two_people(client)
     with client.websocket_connect(f"/ws/tables/{table}") as me, client.websocket_connect(f"/ws/tables/{table}") as you:
         me.send_text(json.dumps({"type": "hello", "credential": credentials[0]}))
+        start = me.receive_json()
         you.send_text(json.dumps({"type": "hello", "credential": credentials[1]}))
-        start, _ = me.receive_json(), you.receive_json()
+        you.receive_json()
+        assert me.receive_json()["seats"][1]["connected"] == 1  # told that seat 1 is here now
         for bad in ("not json", json.dumps({"type": "act"}), json.dumps({"type": "dance"}),
                     json.dumps({"type": "act", "version": start["version"], "action_id": 0, "extra": 1}),
                     json.dumps({"type": "act", "version": start["version"] + 3, "action_id": 0}),

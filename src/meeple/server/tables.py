@@ -193,6 +193,14 @@ class LiveTable:
         ]
 
 
+def _person_arrives(table: LiveTable, conn: Connection) -> bool:
+    """Whether `conn` is (or was) the only connection of a seated person: attaching it or
+    detaching it changes what the players panel shows. Spectators and bots are not told."""
+    if conn.seat is None or table.bot_spec(conn.seat) is not None:
+        return False
+    return not any(c.seat == conn.seat for c in table.connections if c is not conn)
+
+
 def seat_label(seat: SeatRow) -> str:
     """How a record names a seat: "human" or the bot spec, as `meeple play` records do."""
     return seat.bot or STAND_IN if (seat.kind == "bot") else "human"
@@ -606,13 +614,26 @@ class Hub:
         table.used = time.monotonic()
         self._touch(table)
         async with table.lock:
+            arrives = _person_arrives(table, conn)
             table.connections.append(conn)
-            await self._send(table, conn, self.message_for(table, conn.seat, [], conn.render))
+            if arrives:
+                # The players panel shows who is here: everybody learns that this seat is now
+                # connected (the broadcast after a join may have gone out before its WebSocket).
+                await self._broadcast(table, [])
+            else:
+                await self._send(table, conn, self.message_for(table, conn.seat, [], conn.render))
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         table.used = time.monotonic()
         if conn in table.connections:
             table.connections.remove(conn)
+            if _person_arrives(table, conn) and table.connections:
+                self._in_background(self._presence_told(table))  # the seat's last connection went
+
+    async def _presence_told(self, table: LiveTable) -> None:
+        """Tell the connections still here that a seat's person went away (players panel)."""
+        async with table.lock:
+            await self._broadcast(table, [])
 
     async def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
         by_reader: dict[tuple[int | None, str | None], dict[str, Any]] = {}
