@@ -173,8 +173,10 @@ def test_websocket_errors_go_to_the_sender_alone_and_change_nothing(client):
     table, credentials = _two_people(client)
     with client.websocket_connect(f"/ws/tables/{table}") as me, client.websocket_connect(f"/ws/tables/{table}") as you:
         me.send_text(json.dumps({"type": "hello", "credential": credentials[0]}))
+        start = me.receive_json()
         you.send_text(json.dumps({"type": "hello", "credential": credentials[1]}))
-        start, _ = me.receive_json(), you.receive_json()
+        you.receive_json()
+        assert me.receive_json()["seats"][1]["connected"] == 1  # told that seat 1 is here now
         for bad in ("not json", json.dumps({"type": "act"}), json.dumps({"type": "dance"}),
                     json.dumps({"type": "act", "version": start["version"], "action_id": 0, "extra": 1}),
                     json.dumps({"type": "act", "version": start["version"] + 3, "action_id": 0}),
@@ -362,8 +364,8 @@ def test_a_late_connection_hears_the_whole_log_as_its_seat_may_see_it(client, ga
                         json={"version": mine["version"], "action_id": move["id"]})
             for seat, ws in opened.items():
                 message = ws.receive_json()
-                while message["type"] != "state":
-                    message = ws.receive_json()
+                while message["type"] != "state" or message["version"] != mine["version"] + 1:
+                    message = ws.receive_json()  # chat, or a seat arriving (the players panel)
                 heard[seat] += message["events"]
     finally:
         for socket in sockets.values():

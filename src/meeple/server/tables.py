@@ -193,6 +193,14 @@ class LiveTable:
         ]
 
 
+def _person_arrives(table: LiveTable, conn: Connection) -> bool:
+    """Whether `conn` is (or was) the only connection of a seated person: attaching it or
+    detaching it changes what the players panel shows. Spectators and bots are not told."""
+    if conn.seat is None or table.bot_spec(conn.seat) is not None:
+        return False
+    return not any(c.seat == conn.seat for c in table.connections if c is not conn)
+
+
 def seat_label(seat: SeatRow) -> str:
     """How a record names a seat: "human" or the bot spec, as `meeple play` records do."""
     return seat.bot or STAND_IN if (seat.kind == "bot") else "human"
@@ -626,22 +634,35 @@ class Hub:
         self._touch(table)
         async with table.lock:
             past = await self.history(table.record())
+            arrives = _person_arrives(table, conn)
             table.connections.append(conn)
-            message = self.message_for(table, conn.seat, [], conn.render, history=past)
-            await self._send(table, conn, message)
+            await self._send(table, conn, self.message_for(table, conn.seat, [], conn.render, history=past))
+            if arrives:
+                # The players panel shows who is here: everybody else learns that this seat is
+                # now connected (the broadcast after a join may have gone out before its WebSocket).
+                await self._broadcast(table, [], to=[c for c in table.connections if c is not conn])
 
     def detach(self, table: LiveTable, conn: Connection) -> None:
         table.used = time.monotonic()
         if conn in table.connections:
             table.connections.remove(conn)
+            if _person_arrives(table, conn) and table.connections:
+                self._in_background(self._presence_told(table))  # the seat's last connection went
 
-    async def _broadcast(self, table: LiveTable, events: list[Event]) -> None:
+    async def _presence_told(self, table: LiveTable) -> None:
+        """Tell the connections still here that a seat's person went away (players panel)."""
+        async with table.lock:
+            await self._broadcast(table, [])
+
+    async def _broadcast(self, table: LiveTable, events: list[Event], to: list[Connection] | None = None) -> None:
+        """Tell every connection of the table (or those in `to`) what it may see of `events`."""
+        readers = list(table.connections) if to is None else to
         by_reader: dict[tuple[int | None, str | None], dict[str, Any]] = {}
-        for conn in list(table.connections):
+        for conn in readers:
             reader = (conn.seat, conn.render)
             if reader not in by_reader:
                 by_reader[reader] = self.message_for(table, conn.seat, events, conn.render)
-        await asyncio.gather(*(self._send(table, c, by_reader[(c.seat, c.render)]) for c in list(table.connections)))
+        await asyncio.gather(*(self._send(table, c, by_reader[(c.seat, c.render)]) for c in readers))
 
     async def _send(self, table: LiveTable, conn: Connection, message: dict[str, Any]) -> None:
         try:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
 
 from meeple.core.i18n import Catalog
@@ -61,6 +61,12 @@ def router(hub: Hub) -> APIRouter:
         cat = Catalog(["meeple.server.web"], lang)
         html = _templates.get_template(name).render(t=cat.text, lang=lang, languages=LANGUAGES, **values)
         return HTMLResponse(html)
+
+    @pages.get("/favicon.ico")
+    async def favicon() -> FileResponse:
+        """The icon browsers ask for on every page (base.html links the same file)."""
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                            headers={"cache-control": "public, max-age=86400"})
 
     @pages.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:

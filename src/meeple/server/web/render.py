@@ -98,7 +98,14 @@ def _players(seats: list[dict[str, Any]], to_move: int | None, me: int | None, c
         k = row["seat"]
         classes = " ".join(c for c in ("player", "to-move" if k == to_move else "", "me" if k == me else "") if c)
         detail = cat.text("web.bot", level=row["bot"]) if row.get("bot") else ""
-        online = "●" if row.get("connected") else "○"
+        # A bot (or a bot playing a left seat) is always at the table; a person is while one of
+        # their connections is attached here (`connected` counts this process's connections).
+        if row.get("kind") == "bot" or row.get("bot"):
+            online, presence, state = "●", cat.text("web.bot_present"), "present"
+        elif row.get("connected"):
+            online, presence, state = "●", cat.text("web.present"), "present"
+        else:
+            online, presence, state = "○", cat.text("web.away"), "away"
         clock = ""
         if clocks is not None:
             ms = clocks["remaining_ms"][k]
@@ -108,7 +115,8 @@ def _players(seats: list[dict[str, Any]], to_move: int | None, me: int | None, c
                        el("span", {"class_": f"seat-mark seat-{k}"}, text(k + 1)),
                        el("span", {"class_": "name"}, text(_name(seats, k, me, cat))),
                        el("span", {"class_": "detail"}, text(detail)), clock,
-                       el("span", {"class_": "online", "title": cat.text("web.connected")}, text(online))))
+                       el("span", {"class_": f"online {state}", "title": presence, "aria_label": presence,
+                                   "role": "img", "data_presence": state}, text(online))))
     return "".join(rows)
 
 
