@@ -3,8 +3,8 @@
 `app.tune_collector` makes full collections rare, since each pauses the server for as long as it
 takes to scan every long-lived object. But every finished HTTP connection leaves its objects in
 reference cycles that only a full collection frees (uvicorn's protocol and its parser refer to
-each other; Starlette's `BaseHTTPMiddleware` adds a traceback with its frames per request), and
-a connection lives long enough to reach the oldest generation first. Under load the thresholds
+each other), and a connection lives long enough to reach the oldest generation first (the app
+adds none of its own: no `BaseHTTPMiddleware`, which left a traceback in a cycle per request). Under load the thresholds
 alone left minutes of them, hundreds of MB, between full collections. So a full collection runs
 every COLLECT_SECONDS, and then the C allocator is asked to give the freed pages back to the
 system (glibc's `malloc_trim`; elsewhere nothing): otherwise the process keeps them resident and
