@@ -67,9 +67,11 @@ def current(stamp: Path, wanted: str) -> bool:
 def install_command(kind: str) -> list[str]:
     """`play` (serve and play): meeple and what the game needs; `test`: with the test extra
     (PyTorch, Ray, Playwright...)."""
-    target = f"{ROOT}[test]" if kind == "test" else str(ROOT)
-    return [str(BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off",
-            "-e", target]
+    command = [str(BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off"]
+    if kind == "test":
+        return [*command, "-e", f"{ROOT}[test]"]
+    # --no-compile: no bytecode for every installed module up front; Python writes it on first import
+    return [*command, "--no-compile", "-e", str(ROOT)]
 
 
 def ensure_env(kind: str) -> None:

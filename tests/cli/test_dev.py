@@ -67,6 +67,7 @@ def test_serve_and_play_install_without_extras_test_with_the_test_extra(dev):
     assert play[-2:] == ["-e", str(dev.ROOT)] and "[" not in play[-1]
     assert test[-2:] == ["-e", f"{dev.ROOT}[test]"]
     assert "--quiet" not in play and "--quiet" not in test  # pip says what it fetches and builds
+    assert "--no-compile" in play  # no bytecode for every dependency before the first game
 
 
 def test_serve_installs_pure_and_starts_the_build_in_the_background(dev, recorder):
