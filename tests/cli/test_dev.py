@@ -200,3 +200,13 @@ def test_dev_py_needs_only_the_standard_library():
     imported = {line.split()[1].split(".")[0] for line in (ROOT / "dev.py").read_text().splitlines()
                 if line.startswith(("import ", "from "))}
     assert imported <= set(sys.stdlib_module_names) | {"__future__"}
+
+
+def test_a_pure_install_fetches_no_compiler():
+    """mypy (mypyc) is no fixed build requirement: setup.py asks for it only when compiling."""
+    import tomllib
+
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        requires = tomllib.load(file)["build-system"]["requires"]
+    assert not any(name.startswith("mypy") for name in requires)
+    assert 'setup_requires=[] if pure_requested() else ["mypy>=1.13"]' in (ROOT / "setup.py").read_text()
