@@ -5,26 +5,40 @@
     python3 dev.py test    # the whole test suite: ruff, mypy, then pytest
     python3 dev.py play    # a game of Triqueta against two bots in the terminal
 
-Each creates (or reuses) the virtual environment `.venv` beside this file, installs meeple with
-its test dependencies when pyproject.toml changed, then runs. Extra arguments pass through:
+Each creates (or reuses) the virtual environment `.venv` beside this file, installs meeple when
+pyproject.toml, setup.py or a compiled source changed, then runs. `serve` and `play` install only
+what the game needs, as pure Python, and compile the fast path in the background for the next
+start; `test` installs the test dependencies too and compiles first. Extra arguments pass through:
 `python3 dev.py play --lang zh-Hant`, `python3 dev.py test -k triqueta`,
 `python3 dev.py meeple simulate triqueta --players 4 --games 100`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import venv
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
-STAMP = VENV / ".meeple-installed"
+#: One stamp per kind of install, holding the build inputs' digest, so switching between `serve`
+#: and `test` reinstalls nothing that is current.
+STAMPS = {"play": VENV / ".meeple-installed-play", "test": VENV / ".meeple-installed-test"}
+#: The compiled fast path built in the background after a quick first install: a wheel in BUILD,
+#: then BUILD_DONE holding the digest it was built from, written only once the wheel is complete.
+BUILD = VENV / "meeple-build"
+BUILD_DONE = BUILD / "done"
+BUILD_LOG = VENV / "meeple-build.log"
+#: The digest of the compiled build now in src/ (a full install or a background build swapped in).
+COMPILED = VENV / ".meeple-compiled"
 
 
 def build_inputs() -> list[Path]:
@@ -39,25 +53,144 @@ def build_inputs() -> list[Path]:
             *(ROOT / name for name in compiled)]
 
 
-def ensure_env() -> None:
-    """Create .venv and install meeple[test] unless the installed copy is current."""
-    if sys.version_info < (3, 11):
-        sys.exit("meeple needs Python 3.11 or newer")
+def inputs_digest() -> str:
     digest = hashlib.sha256()
     for path in build_inputs():
         digest.update(path.relative_to(ROOT).as_posix().encode() + b"\0" + path.read_bytes())
-    wanted = digest.hexdigest()
-    if STAMP.exists() and STAMP.read_text().strip() == wanted:
+    return digest.hexdigest()
+
+
+def current(stamp: Path, wanted: str) -> bool:
+    return stamp.exists() and stamp.read_text().strip() == wanted
+
+
+def install_command(kind: str) -> list[str]:
+    """`play` (serve and play): meeple and what the game needs; `test`: with the test extra
+    (PyTorch, Ray, Playwright...)."""
+    command = [str(BIN / "python"), "-m", "pip", "install", "--disable-pip-version-check", "--progress-bar", "off"]
+    if kind == "test":
+        return [*command, "-e", f"{ROOT}[test]"]
+    # --no-compile: no bytecode for every installed module up front; Python writes it on first import
+    return [*command, "--no-compile", "-e", str(ROOT)]
+
+
+def ensure_env(kind: str) -> None:
+    """Create .venv and install meeple for `kind` ("play" or "test") unless the installed copy is
+    current. `test` compiles the fast path in the foreground, as CI checks it; `play` installs the
+    pure-Python code (quick) and builds the compiled path in the background for a later start."""
+    if sys.version_info < (3, 11):
+        sys.exit("meeple needs Python 3.11 or newer")
+    wanted = inputs_digest()
+    if kind == "play":
+        if current(STAMPS["play"], wanted) or current(STAMPS["test"], wanted):
+            use_background_build(wanted)
+            return
+    elif current(STAMPS["test"], wanted):
         return
     if not (BIN / "python").exists():
         print("creating .venv ...", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    print("installing meeple and its dependencies into .venv ...", flush=True)
-    subprocess.run(
-        [str(BIN / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-e", f"{ROOT}[test]"],
-        check=True,
-    )
-    STAMP.write_text(wanted)
+    env = dict(os.environ)
+    if kind == "play":
+        print("installing meeple and what the game needs into .venv (pure Python, the fast path is "
+              "compiled afterwards in the background) ...", flush=True)
+        env["MEEPLE_PURE"] = "1"  # setup.py compiles nothing: the first game waits for no compiler
+        remove_compiled(ROOT / "src")  # built from older sources, they must not pass as current
+    else:
+        stop_background_build()  # this install compiles the same sources in the same tree
+        print("installing meeple with the test dependencies into .venv and compiling the fast path "
+              "(several minutes the first time) ...", flush=True)
+    pip_env = {key: value for key, value in env.items() if key != "PIP_QUIET"}
+    subprocess.run(install_command(kind), check=True, env=pip_env)
+    for stamp in STAMPS.values():
+        stamp.unlink(missing_ok=True)  # an install of the other kind may have changed what .venv holds
+    STAMPS[kind].write_text(wanted)
+    if kind == "test":
+        COMPILED.write_text(wanted)
+    else:
+        COMPILED.unlink(missing_ok=True)
+        start_background_build(wanted)
+
+
+def remove_compiled(src: Path) -> None:
+    """Delete the compiled modules an earlier install left beside the sources."""
+    for path in [*src.glob("meeple__mypyc*"), *(src / "meeple").rglob("*")]:
+        if path.suffix in (".so", ".pyd"):
+            path.unlink()
+
+
+def build_running() -> bool:
+    pid_file = BUILD / "pid"
+    try:
+        os.kill(int(pid_file.read_text()), 0)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def stop_background_build() -> None:
+    if build_running():
+        with contextlib.suppress(OSError):  # it may have ended just now
+            os.killpg(int((BUILD / "pid").read_text()), signal.SIGTERM)  # its own session: pip, compilers
+    shutil.rmtree(BUILD, ignore_errors=True)
+
+
+def start_background_build(wanted: str) -> None:
+    """Compile the fast path into a wheel in .venv/meeple-build, detached, never waited on: the
+    pure code serves meanwhile and the next start swaps the compiled modules in."""
+    if build_running():
+        return
+    shutil.rmtree(BUILD, ignore_errors=True)
+    BUILD.mkdir(parents=True)
+    with open(BUILD_LOG, "w") as log:
+        process = subprocess.Popen(
+            [sys.executable, str(ROOT / "dev.py"), "build-compiled", wanted],
+            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        )
+    (BUILD / "pid").write_text(str(process.pid))
+    print(f"compiling the fast path in the background (log: .venv/{BUILD_LOG.name}); "
+          "the next start uses it", flush=True)
+
+
+def build_compiled(wanted: str) -> int:
+    """The background build itself: a wheel of meeple, compiled, into BUILD; BUILD_DONE last."""
+    command = [str(BIN / "python"), "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check",
+               "--progress-bar", "off", "-w", str(BUILD / "wheel"), str(ROOT)]
+    env = {key: value for key, value in os.environ.items() if key != "MEEPLE_PURE"}
+    code = subprocess.run(command, cwd=ROOT, env=env).returncode
+    if code == 0 and inputs_digest() == wanted:  # a source edited during the build: never used
+        BUILD_DONE.write_text(wanted)
+    return code
+
+
+def use_background_build(wanted: str) -> None:
+    """Swap in a finished background build of these very inputs; restart one that is missing.
+    A half-finished build has no BUILD_DONE, so it is never imported."""
+    if current(COMPILED, wanted):
+        return
+    if not current(BUILD_DONE, wanted):
+        if not build_running():
+            start_background_build(wanted)
+        return
+    wheels = sorted((BUILD / "wheel").glob("meeple-*.whl"))
+    if wheels:
+        install_compiled(wheels[0], ROOT / "src")
+        print("using the compiled fast path built in the background", flush=True)
+    COMPILED.write_text(wanted)
+
+
+def install_compiled(wheel: Path, src: Path) -> None:
+    """Copy the wheel's compiled modules beside their sources, the way an editable install places
+    them: the shared library first, then each module, the manifest (meeple._native's check) last.
+    Each file is written aside and renamed in, so a running server keeps the files it mapped."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = [name for name in archive.namelist() if name.endswith((".so", ".pyd"))]
+        names.sort(key=lambda name: ("/" in name, name))  # meeple__mypyc (top level) first
+        for name in [*names, "meeple/_compiled.json"]:
+            target = src / name
+            partial = target.with_name(target.name + ".partial")
+            partial.write_bytes(archive.read(name))
+            os.replace(partial, target)
 
 
 def ensure_browser() -> None:
@@ -73,11 +206,13 @@ def ensure_browser() -> None:
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["build-compiled"] and len(argv) == 2:  # started by start_background_build
+        return build_compiled(argv[1])
     if not argv or argv[0] not in ("serve", "play", "test", "meeple"):
         print(__doc__.strip())
         return 2
-    ensure_env()
     command, rest = argv[0], argv[1:]
+    ensure_env("test" if command in ("test", "meeple") else "play")
     if command == "serve":
         args = [str(BIN / "meeple"), "serve", *rest]
     elif command == "play":

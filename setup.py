@@ -21,6 +21,10 @@ ROOT = Path(__file__).resolve().parent
 C_SOURCES = ["src/meeple/core/_rng.c"]
 
 
+def pure_requested() -> bool:
+    return os.environ.get("MEEPLE_PURE", "") not in ("", "0")
+
+
 def mypyc_sources() -> list[str]:
     with open(ROOT / "pyproject.toml", "rb") as file:
         return list(tomllib.load(file)["tool"]["meeple"]["compiled"])
@@ -28,7 +32,7 @@ def mypyc_sources() -> list[str]:
 
 def compiled_extensions(sources: list[str]) -> list[Extension]:
     """The mypyc-built modules, or none where mypyc is missing or fails (pure fallback)."""
-    if os.environ.get("MEEPLE_PURE", "") not in ("", "0"):
+    if pure_requested():
         return []
     try:
         from mypyc.build import mypycify
@@ -54,4 +58,6 @@ python_sources = mypyc_sources()
 extensions = [Extension("meeple.core._rng", C_SOURCES, optional=True, extra_compile_args=["-O3"]),
               *compiled_extensions(python_sources)]
 write_manifest(C_SOURCES + python_sources)
-setup(ext_modules=extensions)
+# mypy (mypyc) is a build requirement only when compiling: pip asks for these before the build
+# (PEP 517), so a pure install (MEEPLE_PURE=1, dev.py's first `serve`) does not fetch it.
+setup(ext_modules=extensions, setup_requires=[] if pure_requested() else ["mypy>=1.13"])
