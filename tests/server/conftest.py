@@ -19,7 +19,7 @@ from meeple.server.tables import Hub
 T = TypeVar("T")
 
 
-def testing_config(**settings: Any) -> ServerConfig:
+def lifted_config(**settings: Any) -> ServerConfig:
     """The configuration of a test's application: the test client's host name ("testserver")
     allowed, and the per-client limits lifted (every request of a test comes from one client),
     unless the test sets them; tests/server/test_limits.py holds the defaults."""
@@ -43,7 +43,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def unlimited_client(tmp_path: Path) -> Iterator[TestClient]:
     """`client` with the per-client limits lifted, for a test that makes hundreds of tables."""
     app = create_app(SQLiteStore(tmp_path / "meeple.db"), BotPool(executor=ThreadPoolExecutor(2)),
-                     config=testing_config())
+                     config=lifted_config())
     with TestClient(app) as test_client:
         yield test_client
 

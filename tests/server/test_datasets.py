@@ -31,7 +31,7 @@ from meeple.server.app import create_app
 from meeple.server.botpool import BotPool
 from meeple.server.datasets import DataSets
 from meeple.server.sqlite_store import SQLiteStore
-from tests.server.conftest import bearer, state, testing_config
+from tests.server.conftest import bearer, lifted_config, state
 from tests.server.live import Server
 from tests.server.services import free_port
 from tests.server.test_api import _play_to_the_end, _two_people
@@ -67,7 +67,7 @@ def make_data(folder: Path) -> Path:
 @contextmanager
 def served(db: Path, data: Path | None) -> Iterator[TestClient]:
     """The application over the SQLite file `db`, offering the sets in `data`."""
-    config = testing_config(data_dir=None if data is None else str(data))
+    config = lifted_config(data_dir=None if data is None else str(data))
     app = create_app(SQLiteStore(db), BotPool(executor=ThreadPoolExecutor(2)), config=config)
     with TestClient(app) as client:
         yield client

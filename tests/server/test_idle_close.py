@@ -20,7 +20,7 @@ from meeple.server.config import ServerConfig
 from meeple.server.models import CreateTable, JoinTable, SeatSpec
 from meeple.server.sqlite_store import SQLiteStore
 from meeple.server.tables import Hub, Refused
-from tests.server.conftest import bearer, create, hub_of, on_loop, state, testing_config
+from tests.server.conftest import bearer, create, hub_of, lifted_config, on_loop, state
 
 HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
 HOUR = 3600.0
@@ -51,7 +51,7 @@ class Watcher:
 
 def _app(db: Path, **config: Any) -> TestClient:
     return TestClient(create_app(SQLiteStore(db), BotPool(executor=ThreadPoolExecutor(2)),
-                                 config=testing_config(idle_close_seconds=int(HOUR), **config)))
+                                 config=lifted_config(idle_close_seconds=int(HOUR), **config)))
 
 
 def _two_people(client: TestClient) -> tuple[str, list[str]]:

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from meeple.server.app import create_app
 from meeple.server.botpool import BotPool
 from meeple.server.sqlite_store import SQLiteStore
-from tests.server.conftest import create, hub_of, state, testing_config
+from tests.server.conftest import create, hub_of, lifted_config, state
 from tests.server.test_api import _play_to_the_end
 
 GAMES = 25
@@ -32,7 +32,7 @@ def _eventually(done: Callable[[], bool], seconds: float = 60.0) -> bool:
 
 def test_finished_and_idle_tables_leave_the_hubs_memory_in_one_process(tmp_path: Path):
     app = create_app(SQLiteStore(tmp_path / "m.db"), BotPool(executor=ThreadPoolExecutor(2)),
-                     config=testing_config(unload_seconds=0))
+                     config=lifted_config(unload_seconds=0))
     with TestClient(app) as client:
         hub = hub_of(client)
         before = len(hub.tables)
