@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 from typing import Any
 
@@ -375,3 +376,16 @@ def test_a_late_connection_hears_the_whole_log_as_its_seat_may_see_it(client, ga
         with client.websocket_connect(f"/ws/tables/{table}") as late:
             late.send_text(_hello(credentials, seat))
             assert late.receive_json()["history"] == heard[seat], seat
+
+
+@pytest.mark.parametrize("game", ["triqueta", "triominos", "celtica", "castell"])
+def test_the_replay_names_the_players_by_their_names(client, game):
+    """The replay of a finished game draws each seat with its player's name, as the table did,
+    never a placeholder such as "P0" or "Won by P1"."""
+    table, credentials = _two_people(client, game)
+    _play_to_the_end(client, table, credentials)
+    for move in (0, 1, client.get(f"/api/tables/{table}").json()["version"]):
+        page = client.get(f"/tables/{table}/replay/{move}")
+        assert page.status_code == 200, page.text
+        assert "Friend 1" in page.text, move
+        assert not re.search(r"\bP[0-9]\b", page.text), move

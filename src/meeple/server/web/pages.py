@@ -21,7 +21,7 @@ from meeple.server.datasets import DataSets
 from meeple.server.models import UrlWhole
 from meeple.server.tables import Hub, Refused
 from meeple.server.web.boards import board_for
-from meeple.server.web.render import LANGUAGES, catalog
+from meeple.server.web.render import LANGUAGES, catalog, player_names
 
 STATIC = Path(__file__).parent / "static"
 #: The templates ship with the package: loaded once, never looked at on disk again (Jinja's
@@ -90,6 +90,7 @@ def router(hub: Hub) -> APIRouter:
         record.actions = record.actions[:move]
         state = await hub.replay(record)
         cat = catalog(live.row.game, language(request))
+        cat.player_names = player_names(live.seats_public(), cat)  # the players' names, never "P0"
         return HTMLResponse(board_for(live.row.game)(state.view(None), None, [], cat))
 
     return pages

@@ -41,12 +41,17 @@ def _name(seats: list[dict[str, Any]], seat: int | None, me: int | None, cat: Ca
     return str(row.get("name") or cat.text("web.seat", seat=seat + 1))
 
 
+def player_names(seats: list[dict[str, Any]], cat: Catalog) -> list[str]:
+    """Every seat's name as the drawings and events say it (a seat without one: "Seat N")."""
+    return [_name(seats, k, None, cat) for k in range(len(seats))]
+
+
 def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
     """The HTML fragments of one "state" message for a page in `lang`."""
     cat = catalog(game, lang)
     seat, seats, view = message["seat"], message["seats"], message["view"]
     # Boards mark the seat's own name themselves ("(you)"); events say "You" through `_you` wordings.
-    cat.player_names = [_name(seats, k, None, cat) for k in range(len(seats))]
+    cat.player_names = player_names(seats, cat)
     if message.get("status") == "waiting" and not message["over"]:
         # Nobody moves before every seat is taken: no drawing may say "Your turn" meanwhile
         # (a short word: the drawings leave room for "Your turn" only).
