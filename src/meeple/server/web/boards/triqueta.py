@@ -118,10 +118,10 @@ def _towers(view: dict[str, Any], moves: Moves, cat: Catalog) -> str:
         attrs: dict[str, Any] = {"class_": "tower" + (" current" if current else ""),
                                  "opacity": 1 if current or index > view["current_tower"] else 0.45}
         ring = []
-        if current:
-            ring.append(el("rect", {"x": cx - 20, "y": 14, "width": 40, "height": 58, "rx": 8, "fill": "none",
-                                    "stroke": GOLD, "stroke_width": 2}))
         draw = moves.attrs("draw") if current else None
+        if current:  # the frame: when drawing is the move, a click anywhere inside it draws
+            ring.append(el("rect", {"x": cx - 20, "y": 14, "width": 40, "height": 58, "rx": 8, "fill": "none",
+                                    "stroke": GOLD, "stroke_width": 2, "pointer_events": "all" if draw else None}))
         if draw:
             attrs.update(draw)
             attrs["class_"] = "tower current move"
