@@ -98,4 +98,7 @@ class _CatalogFormatter(string.Formatter):
             )
         if format_spec and format_spec.isidentifier():
             return self.catalog.name(format_spec, value)
+        if isinstance(value, list | tuple) and not format_spec:  # "5, 5, 9", never Python's "[5, 5, 9]"
+            sep = self.catalog.messages.get("ui.list_separator", ", ")
+            return sep.join(str(item) for item in value) or self.catalog.messages.get("ui.nothing", "-")
         return str(super().format_field(value, format_spec))
