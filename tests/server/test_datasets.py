@@ -113,7 +113,6 @@ def test_a_path_in_a_file_option_is_refused_and_the_answer_reveals_nothing(clien
     assert client.get("/api/tables").json() == []  # nothing was created
 
 
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs need a POSIX system")
 def test_a_fifo_named_as_a_board_is_answered_at_once_and_blocks_no_other_request(client, tmp_path):
     fifo = tmp_path / "board.fifo"
     os.mkfifo(fifo)
@@ -131,40 +130,42 @@ def test_a_fifo_named_as_a_board_is_answered_at_once_and_blocks_no_other_request
     assert answers["games"].status_code == 200
 
 
-def test_building_a_new_game_does_not_block_the_event_loop(client, monkeypatch):
+def _served_while_held(client: TestClient, hold: Callable[[threading.Event], None],
+                       slow: Callable[[], httpx.Response]) -> tuple[bool, dict[str, httpx.Response]]:
+    """Start the `slow` request, held at the gate `hold` sets up, and ask for the games meanwhile:
+    whether that other request was answered while the slow one waited, and both answers."""
     gate = threading.Event()
-    _hold(monkeypatch, load("celtica"), "new_game", gate)
+    hold(gate)
     answers: dict[str, httpx.Response] = {}
-    create = _in_thread(answers, "create", lambda: client.post("/api/tables", json={"game": "celtica", "players": 2}))
+    waiting = _in_thread(answers, "slow", slow)
     try:
         assert _waits_at(gate)
         other = _in_thread(answers, "games", lambda: client.get("/api/games"))
-        served = _all_done([other], PROMPT / 2)  # while the game is still being built
+        served = _all_done([other], PROMPT / 2)  # while the slow request is still held
     finally:
         gate.set()
-    _all_done([create, other], PROMPT)
+    _all_done([waiting, other], PROMPT)
+    return served, answers
+
+
+def test_building_a_new_game_does_not_block_the_event_loop(client, monkeypatch):
+    served, answers = _served_while_held(
+        client, lambda gate: _hold(monkeypatch, load("celtica"), "new_game", gate),
+        lambda: client.post("/api/tables", json={"game": "celtica", "players": 2}))
     assert served, "building a game held the event loop"
     assert answers["games"].status_code == 200
-    assert answers["create"].status_code == 201, answers["create"].text
+    assert answers["slow"].status_code == 201, answers["slow"].text
 
 
 def test_replaying_a_table_on_load_does_not_block_the_event_loop(client, monkeypatch):
     table, _ = _two_people(client, "celtica")
     client.app.state.hub.tables.clear()  # as after a restart: the next request loads it
-    gate = threading.Event()
-    _hold(monkeypatch, GameRecord, "replay", gate)
-    answers: dict[str, httpx.Response] = {}
-    loading = _in_thread(answers, "state", lambda: client.get(f"/api/tables/{table}/state"))
-    try:
-        assert _waits_at(gate)
-        other = _in_thread(answers, "games", lambda: client.get("/api/games"))
-        served = _all_done([other], PROMPT / 2)  # while the table is still being replayed
-    finally:
-        gate.set()
-    _all_done([loading, other], PROMPT)
+    served, answers = _served_while_held(
+        client, lambda gate: _hold(monkeypatch, GameRecord, "replay", gate),
+        lambda: client.get(f"/api/tables/{table}/state"))
     assert served, "replaying a table held the event loop"
     assert answers["games"].status_code == 200
-    assert answers["state"].status_code == 200 and answers["state"].json()["version"] == 0
+    assert answers["slow"].status_code == 200 and answers["slow"].json()["version"] == 0
 
 
 def test_pages_do_not_look_at_their_template_files_again_once_loaded(client, monkeypatch):

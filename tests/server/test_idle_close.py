@@ -36,6 +36,14 @@ class Clock:
         return self.at
 
 
+def _clocked(client: TestClient) -> tuple[Hub, Clock]:
+    """The application's hub, its wall clock replaced by one the test moves on by hand."""
+    hub = hub_of(client)
+    clock = Clock()
+    hub.now = clock
+    return hub, clock
+
+
 class Watcher:
     """A spectator's connection that keeps what it is told."""
 
@@ -70,9 +78,7 @@ def _move(client: TestClient, table: str, credentials: list[str]) -> Any:
 
 def test_an_untouched_table_closes_with_its_record_kept_and_a_played_one_stays_open(tmp_path):
     with _app(tmp_path / "m.db") as client:
-        hub = hub_of(client)
-        clock = Clock()
-        hub.now = clock
+        hub, clock = _clocked(client)
         idle, credentials = _two_people(client)
         busy, busy_credentials = _two_people(client)
         assert _move(client, idle, credentials).status_code == 200
@@ -99,9 +105,7 @@ def test_an_untouched_table_closes_with_its_record_kept_and_a_played_one_stays_o
 
 def test_a_watched_table_is_not_idle(tmp_path):
     with _app(tmp_path / "m.db") as client:
-        hub = hub_of(client)
-        clock = Clock()
-        hub.now = clock
+        hub, clock = _clocked(client)
         table, _ = _two_people(client)
         live = on_loop(client, hub.get, table)
         watcher = Watcher()
