@@ -4,13 +4,19 @@ Traditional Chinese ("zh-Hant"), never from literals in an engine.
 A message is a Python format string. A format spec names how to show a value:
 `{animal:animal}` looks up `animal.<value>`; `{who:player}` shows the seat's name;
 `{tokens:list:animal}` joins a list, each item looked up under `animal.`.
+
+A message that depends on a number has plural forms, a table of CLDR categories:
+`moves = { one = "{count} move", other = "{count} moves" }`. English has `one` and `other`;
+Chinese has only `other`. The form is chosen by the `count` parameter, or by the parameter the
+message names in `by` (`{ by = "actions", one = …, other = … }`); a language's missing category
+falls back to `other`.
 """
 
 from __future__ import annotations
 
 import string
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -18,6 +24,11 @@ from typing import Any
 from meeple.core.errors import DataError, OptionError
 
 LANGUAGES = ("en", "zh-Hant")
+#: CLDR plural categories of whole numbers, per language (Chinese does not inflect for number).
+PLURAL_CATEGORY: dict[str, Callable[[int], str]] = {
+    "en": lambda n: "one" if n == 1 else "other",
+    "zh-Hant": lambda n: "other",
+}
 
 
 def check_language(lang: str) -> str:
@@ -64,15 +75,27 @@ class Catalog:
         self._formatter = _CatalogFormatter(self)
 
     def has(self, key: str) -> bool:
-        return key in self.messages
+        """Whether `key` is a message (a plural one included)."""
+        return key in self.messages or f"{key}.other" in self.messages
 
     def text(self, key: str, **params: Any) -> str:
         """The message `key` filled with `params`; an unknown key shows itself, so a missing
         translation is visible rather than fatal."""
         template = self.messages.get(key)
+        if template is None and f"{key}.other" in self.messages:
+            template = self._plural_form(key, params)
         if template is None:
             return key if not params else f"{key} {params}"
         return self._formatter.format(template, **params)
+
+    def _plural_form(self, key: str, params: Mapping[str, Any]) -> str:
+        """The form of plural message `key` for its count (see the module docstring)."""
+        count = params.get(self.messages.get(f"{key}.by", "count"))
+        if not isinstance(count, int) or isinstance(count, bool):
+            raise TypeError(f"plural message {key!r} needs a whole-number count, got {params!r}")
+        category = PLURAL_CATEGORY[self.lang](count)
+        return self.messages.get(f"{key}.{category}", self.messages[f"{key}.other"])
+
 
     def name(self, kind: str, value: Any) -> str:
         return self.messages.get(f"{kind}.{value}", str(value))

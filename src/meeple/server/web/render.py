@@ -88,7 +88,7 @@ def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
 def waiting(seats: list[dict[str, Any]], cat: Catalog) -> str:
     """"Waiting for 1 more player" / "… 2 more players": the seats nobody has taken yet."""
     count = sum(1 for row in seats if not row.get("taken"))
-    return cat.text("web.waiting_one" if count == 1 else "web.waiting_many", count=count)
+    return cat.text("web.waiting", count=count)
 
 
 def _clock(ms: int) -> str:

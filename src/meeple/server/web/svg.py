@@ -61,3 +61,26 @@ def svg(width: float, height: float, children: Iterable[str], label: str) -> str
     """A scalable SVG drawing (it fills its container's width; `label` names it for screen readers)."""
     return el("svg", {"xmlns": "http://www.w3.org/2000/svg", "viewBox": f"0 0 {width:g} {height:g}",
                       "role": "img", "aria_label": label, "class_": "board"}, *children)
+
+
+def text_width(content: str, size: float) -> float:
+    """A rough width of `content` at font size `size` (SVG text does not wrap or shrink by itself):
+    wide (CJK) glyphs 1 em, others 0.58 em."""
+    return sum(1.0 if ord(ch) > 0x2E80 else 0.58 for ch in content) * size
+
+
+def clip(content: str, room: float, size: float) -> str:
+    """`content`, cut with an ellipsis to fit `room` units at `size`."""
+    if text_width(content, size) <= room:
+        return content
+    while content and text_width(content + "…", size) > room:
+        content = content[:-1]
+    return content.rstrip() + "…"
+
+
+def name_label(x: float, y: float, name: str, room: float, size: float, **values: str | int | float | None) -> str:
+    """A player's name as SVG text that never runs out of its `room`: cut with an ellipsis when too
+    long, the whole name in a tooltip (`<title>`) and in `data-name`."""
+    shown = clip(name, room, size)
+    tooltip = el("title", {}, text(name)) if shown != name else ""
+    return el("text", {"x": x, "y": y, "font_size": size, "data_name": name, **values}, tooltip + text(shown))

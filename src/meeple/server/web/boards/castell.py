@@ -12,7 +12,7 @@ Seat colours always come with the seat's number, skills with their name.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from meeple.core.i18n import Catalog
@@ -383,7 +383,7 @@ def _status(view: dict[str, Any], seat: int | None, legal: Legal, cat: Catalog) 
     return el("div", {"class_": "castell-status"}, el("p", {}, text(" · ".join(words))), *buttons)
 
 
-def board(view: dict[str, Any], seat: int | None, legal: Legal, cat: Catalog) -> str:
+def board(view: dict[str, Any], seat: int | None, legal: Legal, cat: Catalog, events: Sequence[dict[str, Any]] = ()) -> str:
     """The Castell table as `seat` sees it (None: a spectator)."""
     moves = _by_type(legal)
     here = view["players"][seat]["pawn"] if seat is not None else None
@@ -397,3 +397,13 @@ def board(view: dict[str, Any], seat: int | None, legal: Legal, cat: Catalog) ->
     if seat is not None:
         parts.append(el("div", {"style": "max-width:560px"}, _own(view, seat, cat)))
     return el("div", {"class_": "castell", "style": f"font-family:{FONT};color:{INK}"}, *parts)
+
+
+def prompt(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
+    """What `seat` must do now, in words (boards/__init__.py)."""
+    return ""  # TODO this session: each game's prompt
+
+
+def standings(view: dict[str, Any], cat: Catalog) -> list[str]:
+    """Each seat's running standing (boards/__init__.py)."""
+    return []  # TODO this session: each game's standings

@@ -11,6 +11,7 @@ Colours always come with the druid's letter, locations with their kind's symbol.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from meeple.core.i18n import Catalog
@@ -65,7 +66,7 @@ class Moves:
         return {give for give, _ in self.swap}
 
 
-def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
+def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog, events: Sequence[dict[str, Any]] = ()) -> str:
     """The table as `seat` sees it: status and path, the display, the hand, the players."""
     moves = Moves(legal, view, cat)
     parts = [_table(view, seat, moves, cat)]
@@ -403,3 +404,13 @@ def _amulets(counts: list[int], y: float, cat: Catalog) -> str:
     if not total:
         out.append(el("text", {"x": 14, "y": y + 22, "font_size": 11}, text(cat.text("view.nothing"))))
     return el("g", {"class_": "amulets"}, el("title", {}, text(cat.text("view.amulets"))), *out)
+
+
+def prompt(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
+    """What `seat` must do now, in words (boards/__init__.py)."""
+    return ""  # TODO this session: each game's prompt
+
+
+def standings(view: dict[str, Any], cat: Catalog) -> list[str]:
+    """Each seat's running standing (boards/__init__.py)."""
+    return []  # TODO this session: each game's standings

@@ -11,6 +11,7 @@ same letters as the terminal and the move list. Draw, pass and stop are buttons 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from meeple.core.i18n import Catalog
@@ -76,7 +77,7 @@ def _short(name: str, limit: int = 13) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
-def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
+def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog, events: Sequence[dict[str, Any]] = ()) -> str:
     """The table as `seat` sees it: players, the lattice with the open cells, the seat's rack."""
     places = [m for m in legal if m["action"].get("type") == "place"]
     others = [m for m in legal if m["action"].get("type") != "place"]
@@ -303,3 +304,13 @@ def _rack(view: dict[str, Any], rack: list[str], places: list[dict[str, Any]], o
                           _label(x + bw / 2, y + button_h / 2, label, 17, fill="#fff", font_weight="bold",
                                  text_anchor="middle", dominant_baseline="central")))
     return _drawing(WIDTH, height, out, cat.text("view.rack"), kind="board tri-rack")
+
+
+def prompt(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
+    """What `seat` must do now, in words (boards/__init__.py)."""
+    return ""  # TODO this session: each game's prompt
+
+
+def standings(view: dict[str, Any], cat: Catalog) -> list[str]:
+    """Each seat's running standing (boards/__init__.py)."""
+    return []  # TODO this session: each game's standings

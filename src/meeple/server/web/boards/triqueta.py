@@ -8,6 +8,7 @@ the box). Every animal token carries its catalog mark and name as well as its co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from meeple.core.i18n import Catalog
@@ -326,7 +327,7 @@ def _players(view: dict[str, Any], seat: int | None, cat: Catalog) -> str:
     return svg.svg(WIDTH, height, [el("g", {"font_family": FONT}, *parts)], cat.text("web.players"))
 
 
-def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
+def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog, events: Sequence[dict[str, Any]] = ()) -> str:
     """The table as `seat` sees it (None: a spectator), with its legal moves on the board."""
     moves = Moves(legal, view, cat)
     cell = {"style": "flex:1 1 320px;max-width:560px"}
@@ -339,3 +340,13 @@ def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], c
 
 
 assert TOKENS_PER_TOWER % FLOWER == 0
+
+
+def prompt(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
+    """What `seat` must do now, in words (boards/__init__.py)."""
+    return ""  # TODO this session: each game's prompt
+
+
+def standings(view: dict[str, Any], cat: Catalog) -> list[str]:
+    """Each seat's running standing (boards/__init__.py)."""
+    return []  # TODO this session: each game's standings
