@@ -62,7 +62,7 @@ def _lab(colour: str) -> tuple[float, float, float]:
 
 def delta_e(a: str, b: str) -> float:
     """The CIE76 difference of two colours (about 2.3 is just noticeable)."""
-    return sum((p - q) ** 2 for p, q in zip(_lab(a), _lab(b), strict=True)) ** 0.5
+    return float(sum((p - q) ** 2 for p, q in zip(_lab(a), _lab(b), strict=True)) ** 0.5)
 
 
 def confusable_pairs(palette: dict[str, str], threshold: float = CONFUSABLE) -> set[frozenset[str]]:
