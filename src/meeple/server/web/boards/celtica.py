@@ -178,7 +178,7 @@ def _where(index: int) -> tuple[float, float]:
 def _slot(index: int, c: int) -> tuple[float, float]:
     """Where druid `c` stands at location `index`: its own slot under the site (feet)."""
     x, y = _where(index)
-    return x + (c - 2) * 14, y + SITE_R + 27
+    return x + (c - 2) * 15, y + SITE_R + 29
 
 
 def _path_drawing(view: dict[str, Any], seat: int | None, moves: Moves, changes: Changes, cat: Catalog) -> str:
@@ -252,11 +252,11 @@ def _druid(view: dict[str, Any], c: int, colour: str, changed: bool, cat: Catalo
     at = view["druids"][c]
     x, y = _slot(at, c)
     title = cat.text("board.druid", colour=colour, at=at, location=view["board"][at]["kind"])
-    out = [el("title", {}, text(title)), *druid(colour, x, y)]
+    out = [el("title", {}, text(title)), *druid(colour, x, y, 1.1)]
     classes = "druid"
     if changed:
         classes += " last-change"
-        out.append(changed_box(x - 9, y - 28, 18, 31))
+        out.append(changed_box(x - 9.5, y - 31, 19, 34))
     return el("g", {"class_": classes, "data_colour": colour}, *out)
 
 

@@ -34,7 +34,7 @@ SYMBOL_PATHS = {
                       for a in (math.pi / 2 + k * math.pi / 3 for k in range(3))),
     # an oak leaf: a pointed oval with its midrib
     "brown": "M0,-1 Q0.85,-0.2 0,0.75 Q-0.85,-0.2 0,-1 Z M0,-0.6 L0,1",
-    # a raven's wing as a mountain: a triangle
+    # a mountain: a triangle
     "black": "M0,-0.9 L0.95,0.75 L-0.95,0.75 Z",
 }
 #: Symbols drawn as lines (stroked) rather than filled shapes.
@@ -62,10 +62,10 @@ SITE_PATHS = {
 }
 
 
-def colour_symbol(colour: str, x: float, y: float, r: float, ink: str | None = None) -> str:
-    """The symbol of `colour` at (x, y), of half-size `r` (stroke widths are in the symbol's
-    unit box, so they scale with it)."""
-    ink = ink or INK[colour]
+def colour_symbol(colour: str, x: float, y: float, r: float) -> str:
+    """The symbol of `colour` at (x, y), of half-size `r`, in the ink that shows on that colour
+    (stroke widths are in the symbol's unit box, so they scale with it)."""
+    ink = INK[colour]
     paint: dict[str, str | float] = {"fill": "none" if colour in STROKED else ink, "stroke": ink,
                                      "stroke_width": STROKE.get(colour, 0.06), "stroke_linecap": "round"}
     return el("path", {"d": SYMBOL_PATHS[colour], "transform": f"translate({x:g} {y:g}) scale({r:g})",
