@@ -1,33 +1,62 @@
-"""Celtica in the browser: the druids' winding path, the display of amulet parts, the seat's hand
-and every player's amulets, drawn only from the seat's view (see boards/__init__.py).
+"""Celtica in the browser, drawn only from the seat's view (see boards/__init__.py), as two
+drawings the wrapper lays side by side on a laptop and one above the other on a phone:
 
-Moves sit where a player reaches for them: a druid on the path (or its cards in the hand) is
-picked, then a card combination chip beside the hand plays it and says where it lands; a part
-in the display is taken or bought; an own part is given up at a ruin, or picked and then swapped
-for a display part at the end; the cult-site choice and "done" are buttons under the path.
-Colours always come with the druid's letter, locations with their kind's symbol.
+- the path: the round, the piles, the druids' winding path with its sites and druids, the seat's
+  cards by colour and under them the moves being chosen (how far to move a druid, the cult-site
+  choice, "done");
+- the parts: the display of amulet parts, then every player's parts and amulets, the seat's own
+  first.
+
+Moves sit where a player reaches for them and every control is at least 45 units (40 CSS px on
+a phone) square: a colour's cards are picked, then a chip right under them says how many cards
+and where the druid lands (C5); a display part is taken (C6) or bought (C11); an own part is given
+up at a ruin (C7), or picked and then swapped for a display part at the end (C11).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from meeple.core.i18n import Catalog
-from meeple.games.celtica.describe import COLOURS, FILL, INK, KIND_FILL, PARTS, action_label, destination
-from meeple.server.web.svg import el, move, pick, svg, text
+from meeple.games.celtica.describe import COLOURS, FILL, PARTS, action_label, destination
+from meeple.server.web.boards.celtica_art import (
+    CHANGED,
+    FAINT,
+    GOLD,
+    INKED,
+    PAPER,
+    card,
+    changed_box,
+    changed_ring,
+    druid,
+    part_icon,
+    piece,
+    site,
+    star,
+)
+from meeple.server.web.svg import el, move, name_label, pick, svg, text, text_width
 
 WIDTH = 400
 PER_ROW = 5
-STEP_Y = 92
-INKED = "#2e3b32"
-PAPER = "#f5eedc"
-GOLD = "#c9a227"
-FAINT = "#ddd3bb"
+PATH_TOP = 74
+STEP_Y = 84
+SITE_R = 22
+#: A control's smallest side: 45 units are 40 CSS px when a drawing is 356 px wide (a phone).
+TAP = 45
+CHIP_W, CHIP_H, CHIPS_PER_ROW = 74, 48, 5
+TILE_W, TILE_H = 76, 62
+LIGHT = "#fffaf0"
+SHADE = "#ece4cf"
+MUTED = "#7a6f57"
 #: Latin first, then Traditional Chinese faces common on phones and desktops.
 FONT = {"font_family": "'Noto Sans', 'Noto Sans CJK TC', 'PingFang TC', 'Microsoft JhengHei', "
                        "'Noto Serif CJK TC', sans-serif", "fill": INKED}
+#: The two drawings side by side when there is room for both (a laptop), else stacked (a phone).
+LAYOUT = ("display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,340px),1fr));"
+          "gap:.5rem;align-items:start")
 
 
 class Moves:
@@ -56,361 +85,421 @@ class Moves:
             elif kind == "swap":
                 self.swap[(action["give"], action["take"])] = number
             elif kind == "cult":
-                word = "web.draw" if action["draw"] else "web.no_draw"
-                self.buttons.append((number, cat.text(word)))
+                self.buttons.append((number, cat.text("board.draw" if action["draw"] else "board.no_draw")))
             elif kind == "done":
-                self.buttons.append((number, cat.text("web.done")))
+                self.buttons.append((number, cat.text("board.done")))
 
     def givers(self) -> set[str]:
         """Own parts that can be swapped away (each is a pick)."""
         return {give for give, _ in self.swap}
 
 
-def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog, events: Sequence[dict[str, Any]] = ()) -> str:
-    """The table as `seat` sees it: status and path, the display, the hand, the players."""
+@dataclass
+class Changes:
+    """What the step's events changed, for the `last-change` outlines."""
+
+    druids: set[str] = field(default_factory=set)
+    trails: list[tuple[str, int, int]] = field(default_factory=list)
+    parts: set[tuple[int, str]] = field(default_factory=set)
+    display: set[str] = field(default_factory=set)
+    cards: set[int] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, events: Sequence[dict[str, Any]]) -> Changes:
+        found = cls()
+        for event in events:
+            key, params = event.get("key"), event.get("params") or {}
+            who: Any = event.get("player")  # a seat for every event read here
+            if key == "played":
+                found.druids.add(params["colour"])
+                found.trails.append((params["colour"], int(params["from"]), int(params["to"])))
+                found.cards.add(who)
+            elif key in ("no_effect", "druid_home"):
+                found.druids.add(params["colour"])
+                found.cards.add(who)
+            elif key in ("took", "gave_up", "bought"):
+                found.parts.add((who, params["part"]))
+            elif key == "swapped":
+                found.parts.update({(who, params["give"]), (who, params["take"])})
+                found.display.add(params["give"])
+            elif key == "display_refilled":
+                found.display.update(params["parts"])
+            elif key in ("dealt", "experience_drawn", "cult_drew"):
+                found.cards.add(who)
+        return found
+
+
+def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog,
+          events: Sequence[dict[str, Any]] = ()) -> str:
+    """The table as `seat` sees it: the path with the seat's cards, then the parts."""
     moves = Moves(legal, view, cat)
-    parts = [_table(view, seat, moves, cat)]
-    if seat is not None:
-        parts.append(_hand(view, seat, moves, cat))
-    parts.append(_players(view, seat, moves, cat))
-    return el("div", {"class_": "celtica-board"}, *parts)
+    changes = Changes.of(events)
+    return el("div", {"class_": "celtica-board", "style": LAYOUT},
+              _path_drawing(view, seat, moves, changes, cat), _parts_drawing(view, seat, moves, changes, cat))
 
 
-# -- the path, display and piles -----------------------------------------------------------------
+def prompt(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
+    """What `seat` must do now, in words, by phase (C5-C8, C11); "" when it has no move."""
+    if not legal or seat is None:
+        return ""
+    phase = view["phase"]
+    if phase == "play":
+        owed = view["players"][seat].get("must_play")
+        return cat.text("prompt.play_owed", colour=owed) if owed else cat.text("prompt.play")
+    if phase in ("take", "give_up"):
+        return cat.text(f"prompt.{phase}", count=view["pending"])
+    return cat.text(f"prompt.{phase}")
+
+
+def standings(view: dict[str, Any], cat: Catalog) -> list[str]:
+    """Each seat's complete amulets and the size of its largest incomplete one, the two things
+    that decide the game (C2, C12)."""
+    return [_standing(player, cat) for player in view["players"]]
+
+
+def _standing(player: dict[str, Any], cat: Catalog) -> str:
+    """"2 amulets · next 7 of 9": complete amulets, then the largest incomplete one's size."""
+    amulets = player["amulets"]
+    if amulets["incomplete"]:
+        return cat.text("standing.amulets", complete=amulets["complete"], next=amulets["incomplete"][0])
+    return cat.text("standing.whole", complete=amulets["complete"])
+
+
+# -- the path, the seat's cards and the moves being chosen ---------------------------------------
 
 def _where(index: int) -> tuple[float, float]:
     """A location's centre: the path snakes left to right, then right to left, row by row."""
     row, col = divmod(index, PER_ROW)
     if row % 2:
         col = PER_ROW - 1 - col
-    return 44 + col * (WIDTH - 88) / (PER_ROW - 1), 92 + row * STEP_Y
+    return 44 + col * (WIDTH - 88) / (PER_ROW - 1), PATH_TOP + row * STEP_Y
 
 
-def _table(view: dict[str, Any], seat: int | None, moves: Moves, cat: Catalog) -> str:
+def _slot(index: int, c: int) -> tuple[float, float]:
+    """Where druid `c` stands at location `index`: its own slot under the site (feet)."""
+    x, y = _where(index)
+    return x + (c - 2) * 15, y + SITE_R + 29
+
+
+def _path_drawing(view: dict[str, Any], seat: int | None, moves: Moves, changes: Changes, cat: Catalog) -> str:
     locations = view["board"]
     rows = math.ceil(len(locations) / PER_ROW)
-    top = 92 + (rows - 1) * STEP_Y + 62
-    out = [el("rect", {"width": WIDTH, "height": 1, "fill": PAPER})]
-    out.append(_status(view, seat, cat))
+    out = [_header(view, cat)]
     points = " ".join(f"{x:g},{y:g}" for x, y in map(_where, range(len(locations))))
-    out.append(el("polyline", {"points": points, "fill": "none", "stroke": "#b9a77e", "stroke_width": 14,
+    out.append(el("polyline", {"points": points, "fill": "none", "stroke": "#cdbb8f", "stroke_width": 12,
                                "stroke_linejoin": "round", "stroke_linecap": "round"}))
-    for index, location in enumerate(locations):
-        out.append(_location(index, location, cat))
-    for c, colour in enumerate(COLOURS):
-        out.append(_druid(view, c, colour, moves, cat))
-    y = top
+    out += [_location(index, location, cat) for index, location in enumerate(locations)]
+    out += [_trail(colour, start, end, cat) for colour, start, end in changes.trails]
+    out += [_druid(view, c, colour, colour in changes.druids, cat) for c, colour in enumerate(COLOURS)]
+    y: float = PATH_TOP + (rows - 1) * STEP_Y + SITE_R + 34
+    if seat is not None:
+        hand, y = _hand(view, seat, moves, changes, cat, y)
+        out.append(hand)
+    if moves.play:
+        tray, y = _tray(view, moves, cat, y)
+        out.append(tray)
     if moves.buttons:
         out.append(_buttons(moves, y))
-        y += 48
-    out.append(_display(view, moves, cat, y))
-    y += 104
-    out.append(_piles(view, cat, y))
-    y += 34
-    height = y
-    out[0] = el("rect", {"width": WIDTH, "height": height, "rx": 10, "fill": PAPER})
-    return svg(WIDTH, height, [el("g", FONT, *out)], cat.text("view.board"))
+        y += 56
+    out.append(el("text", {"x": 12, "y": y + 12, "fill": MUTED, "font_size": 10},
+                  text(cat.text("view." + view["provenance"]))))
+    height = y + 20
+    body = [el("rect", {"width": WIDTH, "height": height, "rx": 10, "fill": PAPER}), *out]
+    return svg(WIDTH, height, [el("g", FONT, *body)], cat.text("board.drawing"))
 
 
-def _status(view: dict[str, Any], seat: int | None, cat: Catalog) -> str:
-    """Round, phase and whose turn, or the result once the game is over."""
+def _header(view: dict[str, Any], cat: Catalog) -> str:
+    """Round and phase, the piles, and why the game ended once it has."""
     line = [cat.text("view.round", round=view["round"])]
     if view["final_round"]:
         line.append(cat.text("view.final_round"))
     line.append(cat.name("phase", view["phase"]))
     if view["pending"]:
         line.append(cat.text("view.pending", count=view["pending"]))
-    if view["phase"] == "over":
-        names = ", ".join(cat.player(w) for w in view["winners"])
-        second = cat.text("web.winners", names=names)
-    elif view["current_player"] == seat:
-        second = cat.text("web.your_turn")
-    else:
-        second = cat.text("web.turn", player=view["current_player"])
-    out = [el("text", {"x": 12, "y": 20, "font_size": 13}, text(" · ".join(line))),
-           el("text", {"x": 12, "y": 38, "font_size": 14, "font_weight": "bold"}, text(second))]
-    if view["end_reason"]:
-        out.append(el("text", {"x": 12, "y": 53, "font_size": 11, "fill": "#8b3a3a"},
-                      text(cat.name("end_reason", view["end_reason"]))))
-    return el("g", {}, *out)
+    piles = [cat.text("view.supply", count=view["supply"]), cat.text("view.druid_deck", count=view["druid_deck"]),
+             cat.text("view.experience_deck", count=view["experience_deck"])]
+    second = el("text", {"x": 12, "y": 37, "font_size": 11, "fill": MUTED}, text(" · ".join(piles)))
+    if view["end_reason"]:  # from the end phase on, why the game ended matters more than the piles
+        second = el("text", {"x": 12, "y": 37, "font_size": 11, "fill": "#8b3a3a"},
+                    text(cat.name("end_reason", view["end_reason"])))
+    return el("g", {"class_": "status"},
+              el("text", {"x": 12, "y": 20, "font_size": 13, "font_weight": "bold"}, text(" · ".join(line))), second)
 
 
 def _location(index: int, location: dict[str, Any], cat: Catalog) -> str:
-    """One stop on the path: shape and colour by kind, its symbol, +n parts taken or -n given up."""
+    """One stop on the path: its picture, its number of parts taken (+) or given up (−) and its
+    place on the path."""
     x, y = _where(index)
     kind, number = location["kind"], location["number"]
-    fill = KIND_FILL.get(kind, "#eeeeee")
-    title = el("title", {}, text(f"{index}: {cat.name('location', kind)}"))
-    if kind == "ruin":
-        r = 22
-        pts = " ".join(f"{x + r * math.cos(math.pi / 8 + k * math.pi / 4):.1f},"
-                       f"{y + r * math.sin(math.pi / 8 + k * math.pi / 4):.1f}" for k in range(8))
-        shape = el("polygon", {"points": pts, "fill": fill, "stroke": "#8b3a3a", "stroke_width": 2})
-    elif kind == "cult":
-        r = 24
-        pts = f"{x:g},{y - r:g} {x + r:g},{y:g} {x:g},{y + r:g} {x - r:g},{y:g}"
-        shape = el("polygon", {"points": pts, "fill": fill, "stroke": "#6a3d7a", "stroke_width": 2})
-    else:
-        ring = kind in ("start", "goal")
-        dashed = "4 2" if kind == "start" else None
-        shape = el("circle", {"cx": x, "cy": y, "r": 22, "fill": fill, "stroke": INKED,
-                              "stroke_width": 3 if ring else 1.5, "stroke_dasharray": dashed})
-    symbol = cat.text(f"view.symbol.{kind}")
-    sign = "−" if kind == "ruin" else "+"
-    out = [title, shape,
-           el("text", {"x": x, "y": y + (0 if number else 5), "text_anchor": "middle", "font_size": 14,
-                       "font_weight": "bold"}, text(symbol)),
-           el("text", {"x": x - 26, "y": y - 18, "font_size": 9, "fill": "#7a6f57"}, text(index))]
+    title = cat.text("board.location", at=index, location=kind)
+    out = [el("title", {}, text(title)), *site(kind, x, y, SITE_R),
+           el("text", {"x": x - SITE_R - 2, "y": y - SITE_R + 6, "font_size": 10, "fill": MUTED,
+                       "text_anchor": "end" if x < 60 else "start"}, text(index))]
+    if kind == "start":
+        out[-1] = el("text", {"x": x - SITE_R + 2, "y": y - SITE_R - 3, "font_size": 10, "fill": MUTED}, text(index))
     if number:
-        out.append(el("text", {"x": x, "y": y + 14, "text_anchor": "middle", "font_size": 11},
-                      text(f"{sign}{number}")))
-    return el("g", {"class_": f"location {kind}"}, *out)
+        ruin = kind == "ruin"
+        out += [el("circle", {"cx": x + 17, "cy": y - 16, "r": 9, "fill": "#8b3a3a" if ruin else "#fffaf0",
+                              "stroke": INKED, "stroke_width": 1}),
+                el("text", {"x": x + 17, "y": y - 12.5, "font_size": 10, "font_weight": "bold",
+                            "text_anchor": "middle", "fill": "#ffffff" if ruin else INKED},
+                   text(f"{'−' if ruin else '+'}{number}"))]
+    return el("g", {"class_": f"location {kind}", "data_kind": kind, "data_index": index}, *out)
 
 
-def _pawn(x: float, y: float, colour: str, letter: str) -> list[str]:
-    """A druid: a hooded robe with the colour's letter on it."""
-    robe = f"M{x - 7:g},{y + 10:g} L{x - 4:g},{y - 3:g} L{x + 4:g},{y - 3:g} L{x + 7:g},{y + 10:g} Z"
-    return [el("path", {"d": robe, "fill": FILL[colour], "stroke": INKED, "stroke_width": 1}),
-            el("circle", {"cx": x, "cy": y - 7, "r": 4.5, "fill": FILL[colour], "stroke": INKED, "stroke_width": 1}),
-            el("text", {"x": x, "y": y + 7.5, "text_anchor": "middle", "font_size": 8, "font_weight": "bold",
-                        "fill": INK[colour]}, text(letter))]
+def _druid(view: dict[str, Any], c: int, colour: str, changed: bool, cat: Catalog) -> str:
+    """The druid of colour `c` in its own slot under its location."""
+    at = view["druids"][c]
+    x, y = _slot(at, c)
+    title = cat.text("board.druid", colour=colour, at=at, location=view["board"][at]["kind"])
+    out = [el("title", {}, text(title)), *druid(colour, x, y, 1.1)]
+    classes = "druid"
+    if changed:
+        classes += " last-change"
+        out.append(changed_box(x - 9.5, y - 31, 19, 34))
+    return el("g", {"class_": classes, "data_colour": colour}, *out)
 
 
-def _druid(view: dict[str, Any], c: int, colour: str, moves: Moves, cat: Catalog) -> str:
-    """The druid of colour `c` in its own slot under its location; a pick when it can be moved."""
-    x, y = _where(view["druids"][c])
-    x += (c - 2) * 15
-    y += 36
-    letter = cat.text(f"view.druid_mark.{colour}")
-    name = cat.text("web.druid", colour=colour)
-    hooks: dict[str, Any] = {"class_": "druid"}
-    if colour in moves.play:
-        hooks = pick(f"druid-{colour}", cat.text("web.pick_druid", colour=colour))
-    return el("g", hooks, el("title", {}, text(name)), *_pawn(x, y, colour, letter))
+def _trail(colour: str, start: int, end: int, cat: Catalog) -> str:
+    """Where a druid just went: its way along the path, a dashed ring where it left, a ring where
+    it stopped."""
+    points = " ".join(f"{x:g},{y:g}" for x, y in map(_where, range(start, end + 1)))
+    fx, fy = _where(start)
+    tx, ty = _where(end)
+    return el("g", {"class_": "last-change trail", "data_colour": colour},
+              el("title", {}, text(cat.text("board.moved", colour=colour, **{"from": start, "to": end}))),
+              el("polyline", {"points": points, "fill": "none", "stroke": CHANGED, "stroke_width": 3,
+                              "stroke_dasharray": "6 4", "stroke_linejoin": "round", "opacity": 0.8}),
+              changed_ring(fx, fy, SITE_R + 4, dashed=True), changed_ring(tx, ty, SITE_R + 4))
+
+
+def _hand(view: dict[str, Any], seat: int, moves: Moves, changes: Changes, cat: Catalog,
+          y: float) -> tuple[str, float]:
+    """The seat's cards by colour, one column each (a pick when that druid can move)."""
+    mine = view["players"][seat]
+    out = [el("text", {"x": 12, "y": y + 14, "font_size": 13, "font_weight": "bold"},
+              text(cat.text("board.your_cards")))]
+    if mine.get("must_play"):
+        out.append(el("text", {"x": WIDTH - 12, "y": y + 14, "font_size": 11, "text_anchor": "end",
+                               "fill": "#8b3a3a"}, text(cat.text("view.must_play", colour=mine["must_play"]))))
+    top = y + 22
+    for c, colour in enumerate(COLOURS):
+        out.append(_colour_column(colour, mine["hand"][c], mine["experience"][c], 4 + c * 79, top,
+                                  colour in moves.play, cat))
+    if seat in changes.cards:
+        out.append(el("g", {"class_": "last-change"}, changed_box(2, top - 2, WIDTH - 4, 92)))
+    return el("g", {"class_": "hand"}, *out), top + 94
+
+
+def _colour_column(colour: str, cards: int, extra: int, x: float, y: float, playable: bool, cat: Catalog) -> str:
+    """One colour of the hand: its druid cards and experience cards with their counts."""
+    faded = None if cards or extra else 0.35
+    body = [el("title", {}, text(cat.text("board.druid_cards", colour=colour, cards=cards, experience=extra))),
+            el("rect", {"x": x, "y": y, "width": 76, "height": 88, "rx": 8, "fill": SHADE,
+                        "stroke": INKED if playable else "none", "stroke_width": 1.5}),
+            el("g", {"opacity": faded}, *card(colour, x + 6, y + 6, 34, 48)),
+            el("text", {"x": x + 23, "y": y + 70, "text_anchor": "middle", "font_size": 14, "font_weight": "bold"},
+               text(cards)),
+            el("g", {"opacity": None if extra else 0.35}, *card(colour, x + 46, y + 14, 25, 34, experience=True)),
+            el("text", {"x": x + 58.5, "y": y + 70, "text_anchor": "middle", "font_size": 12}, text(extra)),
+            el("text", {"x": x + 38, "y": y + 84, "text_anchor": "middle", "font_size": 10, "fill": MUTED},
+               text(cat.name("colour", colour)))]
+    hooks = pick(f"druid-{colour}", cat.text("board.pick_druid", colour=colour)) if playable else {"class_": "cards"}
+    return el("g", {**hooks, "data_colour": colour}, *body)
+
+
+def _tray(view: dict[str, Any], moves: Moves, cat: Catalog, y: float) -> tuple[str, float]:
+    """Under the cards: a hint until a colour is picked, then that colour's chips, each a play
+    saying how many cards and where the druid lands."""
+    rows = max(math.ceil(len(chips) / CHIPS_PER_ROW) for chips in moves.play.values())
+    height = rows * (CHIP_H + 4) + 4
+    out = [el("text", {"x": WIDTH / 2, "y": y + CHIP_H / 2 + 6, "text_anchor": "middle", "font_size": 12,
+                       "fill": MUTED}, text(cat.text("board.hint_play")))]
+    for colour, chips in moves.play.items():
+        # Once a colour is picked its chips replace the hint (shown only with them, like them).
+        out.append(el("rect", {"x": 0, "y": y, "width": WIDTH, "height": height, "fill": PAPER,
+                               "data_needs": f"druid-{colour}"}))
+        for k, (cards, extra, number) in enumerate(sorted(chips, key=lambda chip: (chip[0] + chip[1], chip[1]))):
+            row, col = divmod(k, CHIPS_PER_ROW)
+            out.append(_chip(view, colour, cards, extra, number, moves, 4 + col * 79, y + 4 + row * (CHIP_H + 4)))
+    return el("g", {"class_": "tray"}, *out), y + height
+
+
+def _chip(view: dict[str, Any], colour: str, cards: int, extra: int, number: int, moves: Moves,
+          x: float, y: float) -> str:
+    """One play: its cards (druid + experience) and where the druid lands."""
+    to = destination(view, colour, cards + extra)
+    kind = view["board"][to]["kind"]
+    count = f"{cards} + {extra}" if extra else f"{cards}"
+    body = [el("rect", {"x": x, "y": y, "width": CHIP_W, "height": CHIP_H, "rx": 7, "fill": LIGHT,
+                        "stroke": FILL[colour] if colour != "white" else INKED, "stroke_width": 2.5}),
+            el("text", {"x": x + 8, "y": y + 20, "font_size": 14, "font_weight": "bold"}, text(count))]
+    if extra:
+        body.append(star(x + 12 + text_width(count, 14), y + 15, 5, GOLD))
+    body += [el("text", {"x": x + 8, "y": y + 40, "font_size": 13}, text(f"→ {to}")),
+             *site(kind, x + CHIP_W - 15, y + CHIP_H - 15, 11)]
+    return el("g", {**move(number, moves.labels[number], needs=f"druid-{colour}"), "data_colour": colour}, *body)
 
 
 def _buttons(moves: Moves, y: float) -> str:
-    """The cult-site choice and "done": plain buttons under the path."""
+    """The cult-site choice and "done": wide buttons under the cards."""
     out = []
     width = (WIDTH - 24 - 8 * (len(moves.buttons) - 1)) / len(moves.buttons)
     for k, (number, caption) in enumerate(moves.buttons):
         x = 12 + k * (width + 8)
         out.append(el("g", move(number, moves.labels[number]),
-                      el("rect", {"x": x, "y": y, "width": width, "height": 36, "rx": 8, "fill": "#3f6b52"}),
-                      el("text", {"x": x + width / 2, "y": y + 23, "text_anchor": "middle", "font_size": 13,
-                                  "fill": "#ffffff"}, text(caption))))
+                      el("rect", {"x": x, "y": y + 4, "width": width, "height": 48, "rx": 8, "fill": "#3f6b52"}),
+                      el("text", {"x": x + width / 2, "y": y + 33, "text_anchor": "middle", "font_size": 14,
+                                  "font_weight": "bold", "fill": "#ffffff"}, text(caption))))
     return el("g", {"class_": "buttons"}, *out)
 
 
-def part_icon(part: str, x: float, y: float, r: float, fill: str = GOLD) -> list[str]:
-    """A part as a piece of an amulet: the centre disc or one of the eight ring segments."""
-    outline = [el("circle", {"cx": x, "cy": y, "r": r, "fill": "none", "stroke": FAINT, "stroke_width": 1})]
-    index = PARTS.index(part)
-    if index == 0:
-        return outline + [el("circle", {"cx": x, "cy": y, "r": r * 0.42, "fill": fill, "stroke": INKED,
-                                        "stroke_width": 0.8})]
-    return outline + [_segment(index - 1, x, y, r, fill)]
+# -- the display and every player's parts -------------------------------------------------------
+
+def _grid(index: int, x0: float, y0: float, w: float, h: float) -> tuple[float, float]:
+    """Tile `index` of the nine part types in two rows (five, then four centred): nine in one
+    row would be too narrow to tap on a phone."""
+    row, col = divmod(index, 5)
+    pitch = w + 3
+    return x0 + col * pitch + (pitch / 2 if row else 0), y0 + row * (h + 4)
 
 
-def _segment(k: int, x: float, y: float, r: float, fill: str) -> str:
-    """Ring segment `k` (0-7, clockwise from the top) of an amulet of radius `r`."""
-    inner = r * 0.5
-    a0, a1 = math.radians(-90 + 45 * k + 2), math.radians(-90 + 45 * (k + 1) - 2)
+def _parts_drawing(view: dict[str, Any], seat: int | None, moves: Moves, changes: Changes, cat: Catalog) -> str:
+    out = [_display(view, moves, changes, cat)]
+    y: float = 28 + 2 * (TILE_H + 4) + 10
+    order = list(range(len(view["players"])))
+    if seat is not None:
+        order = [seat] + [k for k in order if k != seat]
+    for index in order:
+        panel, y = _panel(view, index, index == seat, moves, changes, cat, y)
+        out.append(panel)
+    height = y + 4
+    body = [el("rect", {"width": WIDTH, "height": height, "rx": 10, "fill": PAPER}), *out]
+    return svg(WIDTH, height, [el("g", FONT, *body)], cat.text("board.parts_drawing"))
 
-    def at(radius: float, angle: float) -> str:
-        return f"{x + radius * math.cos(angle):.2f},{y + radius * math.sin(angle):.2f}"
 
-    d = (f"M{at(r, a0)} A{r:g},{r:g} 0 0 1 {at(r, a1)} L{at(inner, a1)} "
-         f"A{inner:g},{inner:g} 0 0 0 {at(inner, a0)} Z")
-    return el("path", {"d": d, "fill": fill, "stroke": INKED, "stroke_width": 0.8})
-
-
-def _display(view: dict[str, Any], moves: Moves, cat: Catalog, y: float) -> str:
-    """The nine display spaces by part type: take or buy by clicking one, swap with the badge."""
-    out = [el("text", {"x": 12, "y": y + 14, "font_size": 13, "font_weight": "bold"}, text(cat.text("view.display")))]
-    pitch = (WIDTH - 16) / len(PARTS)
+def _display(view: dict[str, Any], moves: Moves, changes: Changes, cat: Catalog) -> str:
+    """The display by part type: a part is taken or bought by tapping it; once an own part is
+    picked for a swap, the tiles it can be swapped for are covered by swap buttons."""
+    out = [el("text", {"x": 12, "y": 20, "font_size": 13, "font_weight": "bold"}, text(cat.text("view.display")))]
+    swaps = [(give, take, number) for (give, take), number in moves.swap.items()]
     for index, part in enumerate(PARTS):
         count = view["display"][index]
-        x = 8 + index * pitch
-        cx = x + pitch / 2
-        tile = [el("rect", {"x": x + 2, "y": y + 22, "width": pitch - 4, "height": 54, "rx": 6,
-                            "fill": "#fffaf0" if count else "#ece4cf", "stroke": FAINT}),
-                *(part_icon(part, cx, y + 40, 13) if count else []),
-                el("text", {"x": cx, "y": y + 70, "text_anchor": "middle", "font_size": 10},
-                   text(f"{cat.text('view.short.' + part)}×{count}"))]
+        x, y = _grid(index, 4, 28, TILE_W, TILE_H)
+        tile = _tile(part, count, x, y, TILE_W, TILE_H, 19, cat)
+        if part in changes.display:
+            tile.append(changed_box(x + 1.5, y + 1.5, TILE_W - 3, TILE_H - 3))
         number = moves.take.get(part, moves.buy.get(part))
-        hooks = move(number, moves.labels[number]) if number is not None else {"class_": "part"}
-        out.append(el("g", hooks, el("title", {}, text(cat.name("part", part))), *tile))
-        for (give, take), swap_id in moves.swap.items():
+        hooks: dict[str, Any] = move(number, moves.labels[number]) if number is not None else {"class_": "part"}
+        if part in changes.display:
+            hooks["class_"] += " last-change"
+        out.append(el("g", {**hooks, "data_part": part}, *tile))
+        for give, take, swap_id in swaps:
             if take == part:
-                out.append(el("g", move(swap_id, moves.labels[swap_id], needs=f"give-{give}"),
-                              el("rect", {"x": x + 6, "y": y + 79, "width": pitch - 12, "height": 16, "rx": 4,
-                                          "fill": "#3f6b52"}),
-                              el("text", {"x": cx, "y": y + 91, "text_anchor": "middle", "font_size": 10,
-                                          "fill": "#ffffff"}, text("⇄"))))
+                out.append(_swap_cover(give, part, swap_id, moves, x, y, cat))
     return el("g", {"class_": "display"}, *out)
 
 
-def _piles(view: dict[str, Any], cat: Catalog, y: float) -> str:
-    """Pile sizes and where the board comes from."""
-    line = "  ·  ".join([cat.text("view.supply", count=view["supply"]),
-                         cat.text("view.druid_deck", count=view["druid_deck"]),
-                         cat.text("view.experience_deck", count=view["experience_deck"])])
-    return el("g", {"font_size": 11},
-              el("text", {"x": 12, "y": y + 6}, text(line)),
-              el("text", {"x": 12, "y": y + 22, "fill": "#7a6f57", "font_size": 10},
-                 text(cat.text("view." + view["provenance"]))))
+def _tile(part: str, count: int, x: float, y: float, w: float, h: float, r: float, cat: Catalog) -> list[str]:
+    """A part type's tile: the piece in its place in an amulet, its short name in the corner and
+    how many there are (an empty tile is shaded)."""
+    out = [el("title", {}, text(cat.name("part", part))),
+           el("rect", {"x": x, "y": y, "width": w, "height": h, "rx": 6, "fill": LIGHT if count else SHADE,
+                       "stroke": FAINT}),
+           el("text", {"x": x + 4, "y": y + 11, "font_size": 9, "fill": MUTED}, text(cat.text("view.short." + part)))]
+    if count:
+        out += part_icon(part, x + w / 2, y + r + 4, r)
+    out.append(el("text", {"x": x + w / 2, "y": y + h - 5, "text_anchor": "middle", "font_size": 11,
+                           "font_weight": "bold" if count else None, "fill": INKED if count else MUTED},
+                  text(f"×{count}")))
+    return out
 
 
-# -- the seat's hand -----------------------------------------------------------------------------
-
-def _hand(view: dict[str, Any], seat: int, moves: Moves, cat: Catalog) -> str:
-    """The seat's druid and experience cards by colour; beside each colour its play chips."""
-    mine = view["players"][seat]
-    out = [el("text", {"x": 12, "y": 20, "font_size": 13, "font_weight": "bold"}, text(cat.text("web.your_cards")))]
-    if mine.get("must_play"):
-        out.append(el("text", {"x": WIDTH - 12, "y": 20, "font_size": 12, "text_anchor": "end", "fill": "#8b3a3a"},
-                      text(cat.text("view.must_play", colour=mine["must_play"]))))
-    y = 30.0
-    shown = False
-    for c, colour in enumerate(COLOURS):
-        cards, extra = mine["hand"][c], mine["experience"][c]
-        if not cards and not extra:
-            continue
-        shown = True
-        chips = sorted(moves.play.get(colour, []))
-        lines = max(1, math.ceil(len(chips) / 6))
-        height = max(60.0, lines * 36.0 + 6)
-        out.append(_colour_row(view, colour, cards, extra, chips, moves, cat, y, height))
-        y += height + 6
-    if not shown:
-        out.append(el("text", {"x": 12, "y": y + 16, "font_size": 12}, text(cat.text("web.no_cards"))))
-        y += 28
-    height = y + 6
-    body = [el("rect", {"width": WIDTH, "height": height, "rx": 10, "fill": PAPER}), *out]
-    return svg(WIDTH, height, [el("g", FONT, *body)], cat.text("view.hand"))
+def _swap_cover(give: str, take: str, number: int, moves: Moves, x: float, y: float, cat: Catalog) -> str:
+    """The second click of a swap: it covers the display tile of the part taken."""
+    return el("g", {**move(number, moves.labels[number], needs=f"give-{give}"), "data_part": take},
+              el("rect", {"x": x, "y": y, "width": TILE_W, "height": TILE_H, "rx": 7, "fill": "#3f6b52"}),
+              *part_icon(take, x + TILE_W / 2, y + 22, 16, fill="#f3e3a6"),
+              el("text", {"x": x + TILE_W / 2, "y": y + TILE_H - 6, "text_anchor": "middle", "font_size": 12,
+                          "font_weight": "bold", "fill": "#ffffff"}, text("⇄ " + cat.text("board.swap_here"))))
 
 
-def _card(x: float, y: float, colour: str, letter: str, count: int, experience: bool) -> list[str]:
-    """A card of `colour` with its letter and how many are held (experience cards bear a star)."""
-    w, h = (30, 42) if experience else (34, 50)
-    mark = "✦" + letter if experience else letter
-    return [el("rect", {"x": x, "y": y, "width": w, "height": h, "rx": 4, "fill": FILL[colour], "stroke": INKED,
-                        "stroke_width": 2 if experience else 1, "stroke_dasharray": "3 2" if experience else None}),
-            el("text", {"x": x + w / 2, "y": y + 17, "text_anchor": "middle", "font_size": 11, "font_weight": "bold",
-                        "fill": INK[colour]}, text(mark)),
-            el("text", {"x": x + w / 2, "y": y + h - 8, "text_anchor": "middle", "font_size": 12,
-                        "fill": INK[colour]}, text(f"×{count}"))]
-
-
-def _colour_row(view: dict[str, Any], colour: str, cards: int, extra: int, chips: list[tuple[int, int, int]],
-                moves: Moves, cat: Catalog, y: float, height: float) -> str:
-    """One colour of the hand: its cards (a pick when playable) and its card-combination chips."""
-    letter = cat.text(f"view.druid_mark.{colour}")
-    glyphs: list[str] = [el("title", {}, text(cat.name("colour", colour)))]
-    if cards:
-        glyphs += _card(10, y + 4, colour, letter, cards, False)
-    if extra:
-        glyphs += _card(48, y + 8, colour, letter, extra, True)
-    hooks: dict[str, Any] = {"class_": "cards"}
-    if chips:
-        hooks = pick(f"druid-{colour}", cat.text("web.pick_druid", colour=colour))
-    out = [el("rect", {"x": 4, "y": y, "width": WIDTH - 8, "height": height, "rx": 8, "fill": "#ece4cf"}),
-           el("g", hooks, *glyphs)]
-    for k, (n, e, number) in enumerate(chips):
-        row, col = divmod(k, 6)
-        x, cy = 84 + col * 52, y + 4 + row * 36
-        to = destination(view, colour, n + e)
-        where = cat.text("view.symbol." + view["board"][to]["kind"])
-        out.append(el("g", move(number, moves.labels[number], needs=f"druid-{colour}"),
-                      el("rect", {"x": x, "y": cy, "width": 48, "height": 32, "rx": 6, "fill": "#fffaf0",
-                                  "stroke": FILL[colour] if colour != "white" else INKED, "stroke_width": 2}),
-                      el("text", {"x": x + 24, "y": cy + 13, "text_anchor": "middle", "font_size": 11,
-                                  "font_weight": "bold"}, text(f"{n}+{e}✦" if e else f"{n}")),
-                      el("text", {"x": x + 24, "y": cy + 27, "text_anchor": "middle", "font_size": 10},
-                         text(f"→{to} {where}"))))
-    return el("g", {"class_": f"hand {colour}"}, *out)
-
-
-# -- the players ---------------------------------------------------------------------------------
-
-def _players(view: dict[str, Any], seat: int | None, moves: Moves, cat: Catalog) -> str:
-    """A panel per player: name and marks, card counts, parts by type and the amulets they make."""
-    out = []
-    y = 6.0
-    for index, player in enumerate(view["players"]):
-        height = 138.0
-        out.append(_panel(view, index, player, index == seat, moves, cat, y, height))
-        y += height + 8
-    height = y
-    return svg(WIDTH, height, [el("g", FONT, *out)], cat.text("view.amulets"))
-
-
-def _panel(view: dict[str, Any], index: int, player: dict[str, Any], own: bool, moves: Moves, cat: Catalog,
-           y: float, height: float) -> str:
+def _panel(view: dict[str, Any], index: int, own: bool, moves: Moves, changes: Changes, cat: Catalog,
+           y: float) -> tuple[str, float]:
+    """A player: name and marks, cards held, parts by type and the amulets they make."""
+    player = view["players"][index]
     turn = view["phase"] != "over" and view["current_player"] == index
     won = view["phase"] == "over" and index in view["winners"]
-    marks = []
-    if own:
-        marks.append(cat.text("web.you"))
+    marks = [cat.text("board.you")] if own else []
     if turn:
-        marks.append(cat.text("view.to_act"))
+        marks.append(cat.text("board.to_act"))
     if won:
-        marks.append("★ " + cat.text("view.winner"))
+        marks.append("★ " + cat.text("board.winner"))
     if player["owes_card"]:
         marks.append(cat.text("view.owes_card"))
-    out = [el("rect", {"x": 4, "y": y, "width": WIDTH - 8, "height": height, "rx": 10, "fill": PAPER,
+    mark_line = " · ".join(marks)
+    room = WIDTH - 28 - (text_width(mark_line, 11) + 12 if marks else 0)
+    tiles, tiles_end = _parts(player["parts"], index, own, moves, changes, cat, y + 48)
+    amulets_end = tiles_end + 40
+    out = [el("rect", {"x": 4, "y": y, "width": WIDTH - 8, "height": amulets_end - y, "rx": 10, "fill": LIGHT,
                        "stroke": GOLD if turn or won else FAINT, "stroke_width": 3 if turn or won else 1}),
-           el("text", {"x": 14, "y": y + 20, "font_size": 14, "font_weight": "bold"}, text(cat.player(index))),
-           el("text", {"x": WIDTH - 14, "y": y + 20, "font_size": 11, "text_anchor": "end"},
-              text(" · ".join(marks))),
-           el("text", {"x": 14, "y": y + 38, "font_size": 11},
-              text(cat.text("web.holding", druid=player["druid_cards"], experience=player["experience_cards"],
-                            complete=player["amulets"]["complete"])))]
-    pitch = (WIDTH - 24) / len(PARTS)
+           name_label(14, y + 21, cat.player(index), room, 14, font_weight="bold", data_room=f"{room:g}"),
+           el("text", {"x": WIDTH - 14, "y": y + 20, "font_size": 11, "text_anchor": "end"}, text(mark_line)),
+           _cards_held(player, index in changes.cards, cat, y + 28),
+           tiles, _amulets(player, cat, tiles_end)]
+    classes = "player" + (" current" if turn else "") + (" own" if own else "")
+    return el("g", {"class_": classes, "data_seat": index}, *out), amulets_end + 6
+
+
+def _cards_held(player: dict[str, Any], changed: bool, cat: Catalog, y: float) -> str:
+    """How many druid and experience cards a player holds (the colours are secret)."""
+    out = [el("rect", {"x": 14, "y": y + 1, "width": 11, "height": 15, "rx": 2, "fill": "#6d5a3a",
+                       "stroke": INKED, "stroke_width": 0.8}),
+           el("rect", {"x": 28, "y": y + 3, "width": 10, "height": 13, "rx": 2, "fill": LIGHT, "stroke": INKED,
+                       "stroke_width": 0.8}),
+           star(33, y + 9.5, 4, GOLD),
+           el("text", {"x": 44, "y": y + 13, "font_size": 11},
+              text(cat.text("board.holding", druid=player["druid_cards"], experience=player["experience_cards"])))]
+    if changed:
+        return el("g", {"class_": "last-change cards-held"}, *out, changed_box(10, y - 1, 190, 20))
+    return el("g", {"class_": "cards-held"}, *out)
+
+
+def _parts(counts: list[int], index: int, own: bool, moves: Moves, changes: Changes, cat: Catalog,
+           y: float) -> tuple[str, float]:
+    """A player's parts by type: the seat's own as tappable tiles in two rows (given up at a ruin,
+    or picked to swap), everybody else's in one compact row."""
+    out = []
+    w, h = (TILE_W - 3, 50) if own else ((WIDTH - 24) / len(PARTS) - 2, 44)
     for t, part in enumerate(PARTS):
-        count = player["parts"][t]
-        x = 12 + t * pitch
-        cx = x + pitch / 2
-        tile = [el("rect", {"x": x + 2, "y": y + 46, "width": pitch - 4, "height": 44, "rx": 5,
-                            "fill": "#fffaf0" if count else "#ece4cf", "stroke": FAINT}),
-                *(part_icon(part, cx, y + 62, 11) if count else []),
-                el("text", {"x": cx, "y": y + 86, "text_anchor": "middle", "font_size": 9},
-                   text(f"{cat.text('view.short.' + part)}×{count}"))]
+        count = counts[t]
+        x, ty = _grid(t, 12, y, w, h) if own else (12 + t * (w + 2), y)
+        tile = _tile(part, count, x, ty, w, h, 14 if own else 12, cat)
         hooks: dict[str, Any] = {"class_": "part"}
         if own and part in moves.give:
             hooks = move(moves.give[part], moves.labels[moves.give[part]])
         elif own and part in moves.givers():
-            hooks = pick(f"give-{part}", cat.text("web.pick_give", part=part))
-        out.append(el("g", hooks, el("title", {}, text(cat.name("part", part))), *tile))
-    out.append(_amulets(player["parts"], y + 96, cat))
-    return el("g", {"class_": "player" + (" current" if turn else "")}, *out)
+            hooks = pick(f"give-{part}", cat.text("board.pick_give", part=part))
+        if (index, part) in changes.parts:
+            hooks["class_"] += " last-change"
+            tile.append(changed_box(x + 1, ty + 1, w - 2, h - 2))
+        out.append(el("g", {**hooks, "data_part": part}, *tile))
+    end = y + (2 * (h + 4) if own else h + 4)
+    return el("g", {"class_": "parts"}, *out), end
 
 
-def _amulets(counts: list[int], y: float, cat: Catalog) -> str:
-    """The player's amulets as the rules build them: amulet k holds type t when count[t] > k."""
+def _amulets(player: dict[str, Any], cat: Catalog, y: float) -> str:
+    """The player's amulets as the rules build them (C2: amulet k holds type t when count[t] > k),
+    complete ones gilded, with the running standing beside them."""
+    counts = player["parts"]
     out = []
-    total = max(counts) if counts else 0
-    for k in range(total):
-        x = 30 + k * 36
-        if x > WIDTH - 20:
-            break
+    shown = min(max(counts), 6) if counts else 0
+    for k in range(shown):
+        x = 30 + k * 32
         whole = all(c > k for c in counts)
-        out.append(el("circle", {"cx": x, "cy": y + 18, "r": 16, "fill": "#fffaf0" if not whole else "#f3e3a6",
+        out.append(el("circle", {"cx": x, "cy": y + 16, "r": 14, "fill": "#f3e3a6" if whole else LIGHT,
                                  "stroke": GOLD if whole else FAINT, "stroke_width": 2 if whole else 1}))
-        for t, part in enumerate(PARTS):
-            if counts[t] > k:
-                out.extend(part_icon(part, x, y + 18, 15)[1:])
-    if not total:
-        out.append(el("text", {"x": 14, "y": y + 22, "font_size": 11}, text(cat.text("view.nothing"))))
+        out += [piece(part, x, y + 16, 13) for t, part in enumerate(PARTS) if counts[t] > k]
+    out.append(el("text", {"x": WIDTH - 14, "y": y + 21, "font_size": 12, "font_weight": "bold",
+                           "text_anchor": "end"}, text(_standing(player, cat))))
     return el("g", {"class_": "amulets"}, el("title", {}, text(cat.text("view.amulets"))), *out)
-
-
-def prompt(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
-    """What `seat` must do now, in words (boards/__init__.py)."""
-    return ""  # TODO this session: each game's prompt
-
-
-def standings(view: dict[str, Any], cat: Catalog) -> list[str]:
-    """Each seat's running standing (boards/__init__.py)."""
-    return []  # TODO this session: each game's standings
