@@ -6,8 +6,8 @@ Drawn from the view alone (the contract in `boards/__init__.py`). Moves sit wher
 reaches for them: a region to move there, a casteller in the pawn's region to recruit it, a
 local performance tile to perform it, a wheel tile to train from it (Practice: the tile, then
 the skill), a festival of this round to enter it; ending the turn and skipping a festival are
-buttons. Every tap target is at least 44 units in a drawing no wider than 400 units, so 40 CSS
-px on a 390 px phone. The art is in `castell_art`; nothing is told by colour alone.
+buttons. Every tap target is at least 48 units in a drawing no wider than 400 units, so 40 CSS
+px or more on a 390 px phone. The art is in `castell_art`; nothing is told by colour alone.
 """
 
 from __future__ import annotations
@@ -49,10 +49,10 @@ MAP_AT = {
 }
 BOX_W, BOX_H = 164, 146
 MAP_W, MAP_H = 580, 538
-#: The width of the panels beside and below the map: at most 400 units, so a 44-unit target is
-#: 40 CSS px or more on a 390 px phone.
+#: The width of the panels beside and below the map: 400 units, drawn about 355 px wide on a
+#: 390 px phone, so a 48-unit target is 42 CSS px there.
 PANEL_W = 400
-TAP = 44
+TAP = 48
 Legal = list[dict[str, Any]]
 Moves = dict[str, list[dict[str, Any]]]
 
@@ -172,7 +172,7 @@ def _region(table: Table, region: dict[str, Any], festivals: set[str]) -> str:
                       "stroke": GOLD if target else (INK if mine else EDGE),
                       "stroke_width": 4 if target or mine else 2,
                       "stroke_dasharray": "8 4" if target else None})
-    parts = [el("g", table.hook(target) or {}, box)]
+    parts = [box]
     name = cat.name("region", rid)
     parts.append(emblem(rid, x0 + 18, y0 + 19, 0.8))
     parts.append(label(x0 + 34, y0 + 25, name, 16, font_weight="bold", text_anchor="start",
@@ -193,7 +193,7 @@ def _region(table: Table, region: dict[str, Any], festivals: set[str]) -> str:
         if tile is not None:
             parts.append(label(x0 + BOX_W - 8 - slot * 34, y0 + 137, f"★{tile['stars']}", 12, text_anchor="end",
                                fill="#8a5a00", font_weight="bold"))
-    return el("g", {"class_": "region", "data_region": rid}, *parts)
+    return el("g", {**(table.hook(target) or {}), "class_": "region", "data_region": rid}, *parts)
 
 
 def _crowd(rid: str, crowd: list[int], x0: float, y: float) -> str:
@@ -240,20 +240,20 @@ def _here(table: Table) -> str:
                                              **_fit(heading, PANEL_W - 50, 15))]
     recruits = table.moves.get("recruit", []) or table.moves.get("single_recruit", [])
     crowd = _sizes(region["castellers"])
-    per_row = 8
+    per_row, cell = 7, 55
     for i, size in enumerate(crowd):
-        x, y = 12 + (i % per_row) * 47, 42 + (i // per_row) * 54
+        x, y = 10 + (i % per_row) * cell, 42 + (i // per_row) * (cell + 4)
         hook = table.hook(_find(recruits, size=size))
-        figure = casteller(x + 23, y + 26, size, 44)
+        figure = casteller(x + cell / 2, y + 29, size, 46)
         if hook:
-            ring = el("rect", {"x": x + 1, "y": y + 1, "width": 45, "height": 52, "rx": 8, "fill": "#fff8e6",
-                               "stroke": GOLD, "stroke_width": 2.5})
+            ring = el("rect", {"x": x + 1, "y": y + 1, "width": cell - 3, "height": cell + 2, "rx": 8,
+                               "fill": "#fff8e6", "stroke": GOLD, "stroke_width": 2.5})
             parts.append(el("g", hook, ring, figure))
         else:
             parts.append(figure)
     if not crowd:
         parts.append(label(PANEL_W / 2, 70, cat.text("ui.nothing"), 13))
-    y = 42 + max(1, math.ceil(len(crowd) / per_row)) * 54 + 6
+    y = 42 + max(1, math.ceil(len(crowd) / per_row)) * (cell + 4) + 6
     performs = table.moves.get("perform", [])
     tiles = [(slot, tile) for slot, tile in enumerate(region["tiles"][:2]) if tile is not None]
     for k, (slot, tile) in enumerate(tiles):
@@ -270,9 +270,11 @@ def _local_tile(table: Table, tile: dict[str, Any], x: float, y: float, hook: di
                          "stroke": GOLD if hook else EDGE, "stroke_width": 3 if hook else 1}),
              label(x + 8, y + 20, name, 13, text_anchor="start", font_weight="bold", **_fit(name, 120, 13)),
              label(x + 180, y + 20, f"★{tile['stars']}", 14, text_anchor="end", fill="#8a5a00", font_weight="bold")]
-    if tile["kind"] == "shape":  # the level widths, bottom to top, as a little stack
-        for k, width in enumerate(tile["widths"][:6]):
-            parts.append(label(x + 8 + k * 28, y + 44, "▮" * width, 9, text_anchor="start", fill=EDGE))
+    if tile["kind"] == "shape":  # the level widths, bottom to top, drawn as a little tower
+        for k, width in enumerate(tile["widths"][:8]):
+            for j in range(width):
+                parts.append(el("rect", {"x": x + 94 - width * 4 + j * 8, "y": y + 49 - 3.6 * k, "width": 7,
+                                         "height": 3, "fill": EDGE}))
     else:
         uses = [(s, n) for s, n in zip(("balance", "base", "mix", "strength", "width"), tile["uses"], strict=False)
                 if n]
