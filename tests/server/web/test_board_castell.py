@@ -261,6 +261,8 @@ def test_what_the_last_step_changed_is_outlined():
                     assert any(g.find(f"g[@data-seat='{who}']") is not None for g in marked), event
                 elif key == "refill":
                     assert any(g.find(f"g[@data-castellers='{params['region']}']") is not None for g in marked)
+                elif key == "perform":  # the stars on the performer's card
+                    assert any("★" in "".join(g.itertext()) for g in marked), event
                 elif key == "festival_score":
                     assert any(g.find(f"text[@data-standing='{who}']") is not None for g in marked), event
                 else:

@@ -315,13 +315,14 @@ def _wheel(table: Table) -> str:
         wedge = _wedge(cx, cy, r_in + 4, r_out, a0, a1)
         tile = el("path", {"d": wedge, "fill": SKILL_COLOURS.get(kind, LAND), "stroke": GOLD if hook else "#fff",
                            "stroke_width": 4 if hook else 2})
-        tx, ty = cx + math.cos(mid) * (r_in + 20), cy + math.sin(mid) * (r_in + 20)
-        sx, sy = cx + math.cos(mid) * (r_out - 17), cy + math.sin(mid) * (r_out - 17)
+        # the symbol above the name, whichever way the wedge points
+        tx, ty = cx + math.cos(mid) * (r_in + r_out + 4) / 2, cy + math.sin(mid) * (r_in + r_out + 4) / 2
+        sx, sy = tx, ty - 10
         name = cat.name("skill", kind)
         face = [tile, skill_symbol(kind, sx, sy, 0.9),
-                label(tx, ty + 4, name, 12, fill="#fff", font_weight="bold", **_fit(name, 64, 12))]
+                label(tx, ty + 14, name, 11.5, fill="#fff", font_weight="bold", **_fit(name, 56, 11.5))]
         special = kind == "special" and table.marks.special_tile
-        mark = outline_circle(sx, sy, 14)
+        mark = outline_circle(sx, sy, 12)
         parts.append(el("g", {**(hook or {}), "data_skill": kind}, changed(special, mark, *face)))
         inner = _wedge(cx, cy, 22, r_in, a0, a1)
         lit = segment == table.here or segment == "all"
@@ -413,7 +414,7 @@ def _player_card(table: Table, p: int) -> str:
     view, cat, marks = table.view, table.cat, table.marks
     player = view["players"][p]
     turn = view["current_player"] == p
-    width, height = 360, 156
+    width, height = 360, 162
     parts = [_paper(width, height, seat_colour(p) if turn else EDGE, 4 if turn else 1.5), pawn(22, 26, p, 12)]
     right = ""
     if turn:
@@ -439,24 +440,24 @@ def _player_card(table: Table, p: int) -> str:
     held = [(size, n) for size, n in reversed(list(enumerate(player["team"], start=1))) if n]
     for i, (size, n) in enumerate(held):  # one figure per size, largest first, with its count
         x = 16 + i * 34
-        figure = casteller(x, 83, size, 26) + (label(x + 10, 97, f"×{n}", 10, text_anchor="start",
+        figure = casteller(x, 84, size, 30) + (label(x + 11, 99, f"×{n}", 10, text_anchor="start",
                                                     font_weight="bold") if n > 1 else "")
-        parts.append(changed(size in fresh, outline_rect(x - 11, 68, 34, 32, 4), figure))
+        parts.append(changed(size in fresh, outline_rect(x - 12, 67, 35, 35, 4), figure))
     for i, (skill, level) in enumerate(player["skills"].items()):
         x = 6 + i * 70
-        chip = [el("rect", {"x": x, "y": 102, "width": 66, "height": 24, "rx": 4,
+        chip = [el("rect", {"x": x, "y": 106, "width": 66, "height": 24, "rx": 4,
                             "fill": SKILL_COLOURS.get(skill, LAND), "opacity": 1 if level else 0.35}),
-                skill_symbol(skill, x + 12, 114, 0.6, "#fff" if level else INK),
-                label(x + 40, 119, str(level), 14, fill="#fff" if level else INK, font_weight="bold"),
+                skill_symbol(skill, x + 12, 118, 0.6, "#fff" if level else INK),
+                label(x + 40, 123, str(level), 14, fill="#fff" if level else INK, font_weight="bold"),
                 el("title", {}, text(f"{cat.name('skill', skill)} {level}"))]
         parts.append(el("g", {"data_skill": skill, "aria_label": f"{cat.name('skill', skill)} {level}"},
-                        changed((p, skill) in marks.trained, outline_rect(x - 2, 100, 70, 28, 5), *chip)))
+                        changed((p, skill) in marks.trained, outline_rect(x - 2, 104, 70, 28, 5), *chip)))
     summary = cat.text("ui.tokens", count=player["special_tokens"])
     stars = sum(t["stars"] for t in player["performances"])
     if stars:
         summary += " · ★" + " ★".join(str(t["stars"]) for t in player["performances"])
-    parts.append(changed(p in marks.performed, outline_rect(6, 132, text_width(summary, 12) + 12, 20),
-                         label(12, 147, summary, 12, text_anchor="start")))
+    parts.append(changed(p in marks.performed, outline_rect(6, 137, text_width(summary, 12) + 12, 20),
+                         label(12, 152, summary, 12, text_anchor="start")))
     return el("div", {"class_": "castell-card", "style": "flex:1 1 300px;max-width:420px"},
               svg(width, height, parts, cat.player(p)))
 
