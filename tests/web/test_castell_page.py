@@ -115,7 +115,12 @@ def test_a_long_name_never_runs_into_other_text(browser, server, size):
         });
         return texts.filter(t => t.name).map(n => ({name: n, others: texts.filter(t => !t.name)}));
     })""")
+    # the drawings fill the board's width: no wide empty margin beside them on a laptop
+    room = page.locator("#board").bounding_box()
+    right = max(box["x"] + box["width"] for box in page.locator("#board svg").evaluate_all(
+        "svgs => svgs.map(s => { const r = s.getBoundingClientRect(); return {x: r.x, width: r.width}; })"))
     context.close()
+    assert room and right >= room["x"] + room["width"] - 40, (right, room)
     assert any(LONG_NAME in found["name"]["name"] for found in boxes), [f["name"] for f in boxes]
     for found in boxes:
         name = found["name"]

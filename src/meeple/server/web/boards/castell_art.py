@@ -154,7 +154,3 @@ def changed(marked: bool, mark: str, *children: str) -> str:
         return "".join(children)
     return el("g", {"class_": "last-change"}, *children, mark)
 
-
-def hit_area(x: float, y: float, w: float, h: float) -> str:
-    """An invisible box that widens what a finger can tap (at least 40 CSS px on a phone)."""
-    return el("rect", {"x": x, "y": y, "width": w, "height": h, "fill": "#fff", "fill_opacity": 0})
