@@ -439,8 +439,8 @@ def _player_card(table: Table, p: int) -> str:
     fresh = set(marks.recruits.get(p, []))
     held = [(size, n) for size, n in reversed(list(enumerate(player["team"], start=1))) if n]
     for i, (size, n) in enumerate(held):  # one figure per size, largest first, with its count
-        x = 16 + i * 34
-        figure = casteller(x, 84, size, 30) + (label(x + 11, 99, f"×{n}", 10, text_anchor="start",
+        x = 16 + i * 35
+        figure = casteller(x, 84, size, 30) + (label(x + 10.5, 99, f"×{n}", 9.5, text_anchor="start",
                                                     font_weight="bold") if n > 1 else "")
         parts.append(changed(size in fresh, outline_rect(x - 12, 67, 35, 35, 4), figure))
     for i, (skill, level) in enumerate(player["skills"].items()):
