@@ -68,5 +68,6 @@ def test_zh_hant_catalog_has_every_english_key():
     from meeple.core.i18n import _load
 
     zh = _load("meeple.games.castell", "zh-Hant")
-    assert set(en) == set(zh)
+    # Chinese has only the `other` plural form; every other key is in both catalogs
+    assert {k for k in en if not k.endswith(".one")} == set(zh)
     assert any(re.search(r"[\u4e00-\u9fff]", v) for v in zh.values())

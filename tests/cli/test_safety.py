@@ -300,10 +300,11 @@ def test_every_you_wording_has_the_placeholders_of_its_event(name):
     text = resources.files(f"meeple.games.{name}").joinpath("locale/en.toml").read_text("utf-8")
     events = tomllib.loads(text)["event"]
     fields = re.compile(r"\{(\w+)")
-    def forms(message):  # a plural message is a table of forms (core/i18n.py)
-        return " ".join(v for k, v in message.items() if k != "by") if isinstance(message, dict) else message
+
+    def used(message: str | dict[str, str]) -> set[str]:  # a plural table: every form but `by`
+        forms = [message] if isinstance(message, str) else [v for k, v in message.items() if k != "by"]
+        return {name for form in forms for name in fields.findall(form)}
 
     for key, text in events.items():
         if key.endswith("_you"):
-            base = events[key.removesuffix("_you")]
-            assert set(fields.findall(forms(text))) <= set(fields.findall(forms(base))), key
+            assert used(text) <= used(events[key.removesuffix("_you")]), key

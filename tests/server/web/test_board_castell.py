@@ -16,7 +16,7 @@ from meeple.games.castell.describe import action_label
 from meeple.games.castell.game import CastellGame
 from meeple.games.castell.state import CastellState
 from meeple.server.web.boards import board_for
-from meeple.server.web.boards.castell import board
+from meeple.server.web.boards.castell import board, prompt, standings
 from meeple.server.wire import legal_moves
 
 GAME = CastellGame()
@@ -73,7 +73,9 @@ def seats(state: CastellState) -> list[int | None]:
 
 
 def parse(html: str) -> ET.Element:
-    return ET.fromstring(f"<root>{html}</root>")
+    """The drawing as a tree, tags without the SVG namespace ("g", not "{http://…}g")."""
+    plain = html.replace(' xmlns="http://www.w3.org/2000/svg"', "")
+    return ET.fromstring(f"<root>{plain}</root>")
 
 
 def test_the_board_is_found_by_name():
@@ -151,3 +153,265 @@ def test_every_legal_action_has_a_label(lang):
             assert label and not label.startswith("action.") and "{" not in label
     tower: dict[str, Any] = {"type": "enter", "slot": 0, "tower": [[9, 9], [7]]}
     assert "[9][9] / [7]" in action_label(tower, cat)
+
+
+# --- the pieces, the marks of the last step, the prompt and the standings ---------------------
+
+
+def played(n: int, seed: int, moves: int = 4000) -> list[tuple[CastellState, list[dict[str, Any]]]]:
+    """Every position of a leaning-busy random game (as `walk`), each with the events (JSON) of
+    the step that led to it."""
+    state = GAME.new_game(n, seed=seed)
+    rng = Rng(seed * 31 + 7)
+    out: list[tuple[CastellState, list[dict[str, Any]]]] = [(state.clone(), [])]
+    for _ in range(moves):
+        if state.is_terminal:
+            break
+        legal = state.legal_actions()
+        enter = [a for a in legal if a.to_json()["type"] == "enter"]
+        busy = [a for a in legal if a.to_json()["type"] not in ("end_turn", "decline")]
+        pool = enter or (busy if busy and rng.below(4) else legal)
+        events = state.apply(pool[rng.below(len(pool))])
+        out.append((state.clone(), [e.for_seat(None) for e in events]))
+    return out
+
+
+@cache
+def games() -> list[tuple[CastellState, list[dict[str, Any]]]]:
+    return played(2, 11) + played(3, 12) + played(4, 13)
+
+
+def texts(root: ET.Element) -> list[str]:
+    """Every word a drawing shows or says: text, tooltips and labels for screen readers."""
+    out = ["".join(e.itertext()) for e in root.iter() if e.tag in ("text", "title", "p", "button")]
+    return out + [e.get("aria-label", "") for e in root.iter() if e.get("aria-label")]
+
+
+def test_castellers_are_figures_with_their_size_and_regions_and_skills_have_their_own_emblems():
+    cat = catalog("en")
+    state = walk(3, 2, 80)
+    root = parse(board(state.view(0), 0, legal_moves(state, 0), cat))
+    figures = [e for e in root.iter("g") if e.get("data-size")]
+    assert len(figures) >= 20
+    for figure in figures:  # a head, a body and the size on the shirt: not a bare disc
+        assert [c.tag for c in figure] == ["circle", "path", "rect", "text"]
+        assert "".join(figure.itertext()) == figure.get("data-size")
+    emblems = {e.get("data-emblem"): e.get("d") for e in root.iter("path") if e.get("data-emblem")}
+    assert set(emblems) == {r["id"] for r in state.view(0)["regions"]}
+    assert len(set(emblems.values())) == 7  # each region its own drawing
+    symbols = {e.get("data-symbol"): e.get("d") for e in root.iter("path") if e.get("data-symbol")}
+    assert {"balance", "base", "mix", "strength", "width", "practice", "special"} <= set(symbols)
+    assert len(set(symbols.values())) == len(symbols)
+    region_names = {"".join(t.itertext()) for g in root.iter("g") if g.get("data-region") for t in g.iter("text")}
+    assert not region_names & {"V", "C", "R"}
+
+
+def test_colours_a_colour_blind_player_confuses_differ_by_shape_or_symbol_too():
+    from meeple.server.web.boards.castell_art import SEATS, SHADES, SKILL_COLOURS
+    from tests.web.colourblind import confusable_pairs
+
+    state = walk(4, 3, 80)
+    root = parse(board(state.view(0), 0, legal_moves(state, 0), catalog("en")))
+    shapes: dict[str, set[str]] = {}
+    for e in root.iter("g"):
+        if e.get("data-seat") is not None:
+            shapes.setdefault(e.get("data-seat", ""), set()).add(e.get("data-shape", ""))
+    seat_pairs = confusable_pairs({str(k): c for k, c in enumerate(SEATS)})
+    assert seat_pairs, "red and green are confusable: the test would prove nothing"
+    for a, b in map(tuple, seat_pairs):
+        assert len(shapes[a]) == len(shapes[b]) == 1 and shapes[a] != shapes[b], (a, b, shapes)
+    symbols = {e.get("data-skill"): {s.get("d") for s in e.iter("path") if s.get("data-symbol")}
+               for e in root.iter("g") if e.get("data-skill")}
+    for a, b in map(tuple, confusable_pairs(SKILL_COLOURS)):
+        assert symbols[a] and symbols[b] and symbols[a] != symbols[b], (a, b)
+    shirts = confusable_pairs({str(k + 1): c for k, c in enumerate(SHADES)})
+    assert shirts
+    sizes = {e.get("data-size"): "".join(e.itertext()) for e in root.iter("g") if e.get("data-size")}
+    for a, b in map(tuple, shirts):  # neighbouring shades: the size written on the shirt tells them apart
+        if a in sizes and b in sizes:
+            assert sizes[a] != sizes[b]
+
+
+def _marked(root: ET.Element) -> list[ET.Element]:
+    marked = [e for e in root.iter("g") if "last-change" in (e.get("class") or "").split()]
+    for group in marked:  # a visible outline drawn in SVG, not only a class
+        assert any(c.get("stroke") == "#e8590c" for c in group.iter()), ET.tostring(group)
+    return marked
+
+
+def test_what_the_last_step_changed_is_outlined():
+    cat = catalog("en")
+    seen: set[str] = set()
+    for state, events in games()[::3] + games()[1::3]:
+        for seat in (0, None):
+            root = parse(board(state.view(seat), seat, legal_moves(state, seat), cat, events=events))
+            marked = _marked(root)
+            for event in events:
+                key, who, params = event["key"], event["player"], event["params"]
+                if key in ("place_pawn", "move", "extra_move"):
+                    assert any(g.find(f"g[@data-seat='{who}']") is not None for g in marked
+                               if g in {x for r in root.iter("g") if r.get("data-region") == params["region"]
+                                        for x in r.iter("g")}), event
+                elif key in ("recruit", "single_recruit"):
+                    assert any(g.find(f"g[@data-size='{params['size']}']") is not None for g in marked), event
+                elif key == "train":
+                    skill_groups = [g for g in root.iter("g") if g.get("data-skill") == params["skill"]]
+                    assert any(m in list(g) for g in skill_groups for m in marked), event
+                elif key == "enter":
+                    assert any(g.find(f"g[@data-seat='{who}']") is not None for g in marked), event
+                elif key == "refill":
+                    assert any(g.find(f"g[@data-castellers='{params['region']}']") is not None for g in marked)
+                elif key == "perform":  # the stars on the performer's card
+                    assert any("★" in "".join(g.itertext()) for g in marked), event
+                elif key == "festival_score":
+                    assert any(g.find(f"text[@data-standing='{who}']") is not None for g in marked), event
+                else:
+                    continue
+                seen.add(key)
+    assert {"place_pawn", "move", "recruit", "train", "enter", "refill", "festival_score"} <= seen, seen
+    state = walk(3, 1, 25)
+    assert _marked(parse(board(state.view(0), 0, legal_moves(state, 0), cat))) == []  # no events: no marks
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_prompt_says_what_to_do_in_every_phase_and_nothing_out_of_turn(lang):
+    cat = catalog(lang)
+    said: set[str] = set()
+    for state, _ in games():
+        if state.is_terminal:
+            continue
+        view = state.view(state.current_player)
+        legal = legal_moves(state, state.current_player)
+        words = prompt(view, state.current_player, legal, cat)
+        assert words and "{" not in words and not words.startswith("prompt.")
+        kinds = {m["action"]["type"] for m in legal}
+        if view["players"][state.current_player]["pawn"] is None:
+            assert words == cat.text("prompt.place")  # K4: round 1 places the pawn first
+            said.add("place")
+        elif "decline" in kinds:
+            festival = view["tower_preview"]["region"]
+            assert words == cat.text("prompt.festival_none") or cat.name("region", festival) in words
+            said.add("festival")
+        else:
+            if "move" in kinds:
+                assert cat.text("doing.move") in words
+            if "train" in kinds:
+                assert cat.text("doing.train") in words
+            said.add("turn" if kinds - {"end_turn"} else "nothing_left")
+        for other in range(state.num_players):
+            if other != state.current_player:
+                assert prompt(state.view(other), other, legal_moves(state, other), cat) == ""
+    assert {"place", "festival", "turn", "nothing_left"} <= said, said
+
+
+def test_standings_are_the_engines_scores_so_far_and_the_cards_and_tower_lines_agree():
+    cat = catalog("en")
+    for state, _ in games()[::5]:
+        view = state.view(0)
+        lines = standings(view, cat)
+        assert len(lines) == state.num_players
+        for p, line in enumerate(lines):  # K11 points so far, K8 best festival tower
+            points = re.match(r"\d+", line)
+            assert points and int(points.group()) == state.scores()[p], (line, state.scores())
+            if state.best[p]:
+                assert f"best tower {state.best[p]}" in line
+        root = parse(board(view, 0, legal_moves(state, 0), cat))
+        shown = {int(e.get("data-standing", "")): "".join(e.itertext())
+                 for e in root.iter("text") if e.get("data-standing")}
+        assert shown == dict(enumerate(lines))
+        heading = next(e for e in root.iter("text") if e.get("data-tower-levels") is not None)
+        tower = view["tower_preview"]["tower"] or []
+        assert int(heading.get("data-tower-levels", "")) == len(tower)
+        best = next(e for e in root.iter("text") if e.get("data-best") is not None)
+        assert "".join(best.itertext()) == cat.text("ui.best_festival_tower", best=state.best[0])
+    final = games()[-1][0]
+    assert final.is_terminal and any(final.best)
+
+
+@pytest.mark.parametrize("names", [["Montserrat Puig i Ferrater de la Vall d'Aran", "Biel"],
+                                   ["蒙特塞拉特．普伊格．費拉特．德拉瓦爾．阿蘭", "畢爾"]])
+def test_long_player_names_are_cut_to_their_room_with_the_whole_name_in_a_tooltip(names):
+    from meeple.server.web.svg import text_width
+
+    cat = catalog("zh-Hant")
+    cat.player_names = [names[0], names[1], names[0] + "3", names[1] + "4"]
+    assert len(names[0]) >= 20
+    for state in positions()[::4]:
+        for seat in seats(state):
+            root = parse(board(state.view(seat), seat, legal_moves(state, seat), cat))
+            labels = [e for e in root.iter("text") if e.get("data-name")]
+            assert len(labels) == state.num_players
+            for e in labels:
+                tooltip = e.find("title")
+                shown = (tooltip.tail if tooltip is not None else e.text) or ""
+                assert text_width(shown, float(e.get("font-size", ""))) <= float(e.get("data-room", "")), shown
+                if shown != e.get("data-name"):
+                    assert shown.endswith("…") and tooltip is not None and tooltip.text == e.get("data-name")
+
+
+def test_chinese_pages_have_no_english_words():
+    """Everything a zh-Hant player reads of a whole game: the drawing (text, tooltips, labels for
+    screen readers), the prompt, the standings, the move labels and every event. The only Latin
+    letters allowed are in the player names (which are removed first); the game needs no Latin
+    notation (towers are written with digits: [9][9] / [7])."""
+    from meeple.core.text import event_json_text
+
+    cat = catalog("zh-Hant")
+    cat.player_names = ["Ana", "Biel", "Carla", "Dídac"]
+    found: list[str] = []
+    for state, events in games()[::2]:
+        seat = state.current_player if state.current_player is not None else 0
+        view, legal = state.view(seat), legal_moves(state, seat)
+        words = texts(parse(board(view, seat, legal, cat, events=events)))
+        words += [prompt(view, seat, legal, cat), *standings(view, cat)]
+        words += [action_label(m["action"], cat, view) for m in legal]
+        words += [event_json_text(e, cat, you=seat) for e in events]
+        for line in words:
+            for name in cat.player_names:
+                line = line.replace(name, "")
+            found += re.findall(r"[A-Za-z]{2,}", line)
+    assert found == []
+
+
+def test_english_events_say_you_for_the_seats_own_moves_and_count_in_proper_plurals():
+    from meeple.core.text import event_json_text
+
+    cat = catalog("en")
+    lines = []
+    for _, events in games():
+        for event in events:
+            if event["player"] is not None and event["key"] not in ("refill", "size_tokens_discarded", "game_over"):
+                mine = event_json_text(event, cat, you=event["player"])
+                assert mine.startswith(("You ", "Round ")) and cat.player(event["player"]) not in mine, mine
+            lines.append(event_json_text(event, cat, you=None))
+    lines += [cat.text("ui.bag", count=1), cat.text("ui.tokens", count=1), cat.text("standing.points", count=1)]
+    for line in lines:
+        assert "(s)" not in line and not re.search(r"\b1 [a-z ]*(castellers|tokens|points|stars|levels)\b", line), line
+        assert not re.search(r"\ban? [aeiouAEIOU]", line.replace("an ", "")), line
+
+
+def test_move_labels_read_as_sentences_naming_what_a_slot_stands_for():
+    cat = catalog("en")
+    state = at_festival(3, 4)
+    seat = state.current_player
+    view = state.view(seat)
+    labels = {m["action"]["type"]: action_label(m["action"], cat, view) for m in legal_moves(state, seat)}
+    region = cat.name("region", view["tower_preview"]["region"] or view["players"][seat]["pawn"])
+    assert labels["enter"] == f"Enter the festival in {region} with your best tower"
+    assert labels["decline"] == "Skip the festival"
+    start = GAME.new_game(2, seed=1)
+    first = legal_moves(start, 0)[0]["action"]
+    assert action_label(first, cat, start.view(0)).startswith("Place your pawn in ")
+    assert action_label({"type": "recruit", "size": 8}, cat) == "Recruit a size-8 casteller"
+    assert action_label({"type": "train", "source": "region", "skill": "balance"}, cat) == \
+        "Train Balance from the tile facing your region"
+
+
+def test_every_rule_option_has_a_name_help_and_its_choices_in_both_languages():
+    for lang in LANGS:
+        cat = catalog(lang)
+        for spec in GAME.option_specs:
+            for key in (f"option.{spec.name}.name", f"option.{spec.name}.help"):
+                assert cat.has(key) and cat.text(key) != key
+            for choice in spec.choices or ():
+                assert cat.has(f"option.{spec.name}.choice.{choice}"), (spec.name, choice)
