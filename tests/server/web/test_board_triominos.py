@@ -304,10 +304,18 @@ LONG = "Bartholomew Featherstonehaugh-Worthingto"  # 40 characters
 CJK = "歐陽司馬諸葛長孫慕容上官皇甫夏侯令狐東方"  # 20 characters
 
 
+def span(line: ET.Element, content: str) -> tuple[float, float]:
+    """The estimated left and right ends of an SVG text line (by its anchor)."""
+    x, w = float(line.get("x", "")), svg.text_width(content, float(line.get("font-size", "")))
+    anchor = line.get("text-anchor", "start")
+    left = x - w if anchor == "end" else x - w / 2 if anchor == "middle" else x
+    return left, left + w
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_long_names_fit_their_room(lang):
-    """Every name text in the drawings is cut to its room (its estimated width and whatever
-    follows it on the line stay inside the card), the whole name kept in a tooltip."""
+    """Every name text in the drawings is cut to its room: its estimated width stays inside its
+    drawing and clear of the other text on its line; the whole name is kept in a tooltip."""
     assert len(LONG) == 40 and len(CJK) == 20
     cat = catalog(lang)
     cat.player_names = [LONG, CJK, LONG, CJK]
@@ -321,12 +329,13 @@ def test_long_names_fit_their_room(lang):
                 if line.get("data-name") is None:
                     continue
                 names += 1
-                y = line.get("y")
                 shown = (line.text or "") + "".join((t.tail or "") for t in line)
-                row = [t for t in drawing.iter(NS + "text") if t.get("y") == y]
-                end = max(float(t.get("x", "")) + svg.text_width("".join(t.itertext()) if t is not line else shown,
-                                                               float(t.get("font-size", ""))) for t in row)
-                assert end <= width - 8, (shown, end, width)
+                left, right = span(line, shown)
+                assert left >= 0 and right <= width - 8, (shown, right, width)
+                for other in drawing.iter(NS + "text"):
+                    if other is not line and other.get("y") == line.get("y"):
+                        o_left, o_right = span(other, "".join(other.itertext()))
+                        assert right <= o_left or o_right <= left, (shown, "".join(other.itertext()))
                 assert shown != line.get("data-name")  # these names are all too long: cut, with the full one in a title
                 assert "".join(line[0].itertext()) == line.get("data-name") and tag(line[0]) == "title"
         assert names >= 4
@@ -414,3 +423,19 @@ def test_options_have_names_and_help_in_both_languages():
                 key = f"option.{spec.name}.{part}"
                 assert cat.has(key) and cat.text(key) != key
     assert SUM  # tiles' sums are what a placement label counts
+
+
+def test_a_picked_tiles_preview_covers_the_cells_letter():
+    """Once its tile is picked, a placement's preview is opaque and drawn after the cell letters,
+    so its corner numbers never sit on top of a letter (they did on a phone)."""
+    state = random_position(GAME, 2, 4, 6)
+    seat = state.current_player
+    root = parse(board(state.view(seat), seat, legal_moves(state, seat), catalog()))
+    order = list(root.iter())
+    letters = [k for k, e in enumerate(order) if e.get("class") == "tri-open" and len(e) == 2]
+    fits = [k for k, e in enumerate(order) if "tri-fit" in (e.get("class") or "")]
+    assert letters and fits and max(letters) < min(fits)
+    for k in fits:
+        ghost = next(e for e in order[k].iter() if e.get("class") == "tri-ghost")
+        assert ghost[0].get("fill") == tri.IVORY and ghost[0].get("fill-opacity") is None
+    assert ".tri-fit.armed .tri-ghost,.tri-fit:focus .tri-ghost{opacity:1}" in tri.STYLE

@@ -295,11 +295,12 @@ def _card(view: View, s: int, seat: int | None, cat: Catalog, changes: Changes) 
         out.append(_label(x, 28, "▶" if turn else "★", 16, fill=GOLD_DARK, dominant_baseline="central"))
         x += 20
     you = f" ({cat.text('web.you')})" if s == seat else ""
-    room = CARD_W - 10 - x - svg.text_width(you, NAME_SIZE)
+    # "(you)" sits at the card's right edge, a little apart: the widths are estimates, and a
+    # name cut with an ellipsis ends in a glyph wider than most.
+    room = CARD_W - 12 - x - (svg.text_width(you, NAME_SIZE) + 10 if you else 0)
     out.append(svg.name_label(x, 36, name, room, NAME_SIZE, fill=INK, class_="tri-name"))
     if you:
-        out.append(_label(x + svg.text_width(svg.clip(name, room, NAME_SIZE), NAME_SIZE), 36, you, NAME_SIZE,
-                          fill=MUTED))
+        out.append(_label(CARD_W - 12, 36, you, NAME_SIZE, fill=MUTED, text_anchor="end"))
     rack = cat.text("web.rack_count", count=count)
     mark = [_back(14, 76, 22), _label(44, 72, rack, 16, fill=MUTED)]
     if s in changes.racks:
