@@ -254,7 +254,8 @@ def _heading(view: View, seat: int | None, cat: Catalog, changes: Changes) -> st
                   14, fill=MUTED),
            # The status may name players: cut to its room, whole in a tooltip, like a name.
            svg.name_label(12, 46, _status(view, seat, cat), CARD_W - 24, 17, font_weight="bold", fill=INK)]
-    stack = [_back(12 + 5 * k, 76 - 3 * k, 22) for k in range(min(3, max(1, pool)))] if pool else []
+    stack = ([_back(12 + 5 * k, 76 - 3 * k, 22) for k in range(min(3, pool))] if pool else
+             [_poly([(12, 76), (23, 57), (34, 76)], fill="none", stroke=MUTED, stroke_dasharray="3 3")])
     icon = [el("title", {}, svg.text(cat.text("web.pool_title", count=pool))), *stack,
             _label(52, 70, cat.text("view.pool", count=pool), 14, fill=INK)]
     if changes.pool:
@@ -268,9 +269,7 @@ def _status(view: View, seat: int | None, cat: Catalog) -> str:
     """Whose turn it is, or who won."""
     current = view.get("current_player")
     if current is None:
-        winners = view.get("winners", [])
-        sep = cat.text("ui.list_separator") if cat.has("ui.list_separator") else ", "
-        return cat.text("view.over", who=sep.join(cat.player(w) for w in winners))
+        return cat.text("web.over")  # the winners' cards carry the ★
     line = cat.text("web.your_turn") if current == seat else cat.text("view.turn", who=current)
     if view.get("draws_this_turn"):
         line += " · " + cat.text("view.draws", count=view["draws_this_turn"])
