@@ -111,12 +111,12 @@ def _grow(points: Points, by: float) -> Points:
     return out
 
 
-def _outline(points: Points) -> str:
-    """The "what changed" mark just inside a triangle's edge (so it never covers a neighbour):
-    dark and dashed white, seen on felt and on ivory alike."""
-    inner = _grow(points, -3.5)
-    return (_poly(inner, fill="none", stroke=MARK, stroke_width=5, stroke_linejoin="round")
-            + _poly(inner, fill="none", stroke="#ffffff", stroke_width=2.5, stroke_dasharray="7 5",
+def _outline(points: Points, by: float = -2.0) -> str:
+    """The "what changed" mark along a triangle's edge, dark and dashed white (seen on felt and on
+    ivory alike); by default just inside the edge, so it covers no neighbour on the table."""
+    line = _grow(points, by)
+    return (_poly(line, fill="none", stroke=MARK, stroke_width=4, stroke_linejoin="round")
+            + _poly(line, fill="none", stroke="#ffffff", stroke_width=2, stroke_dasharray="7 5",
                     stroke_linejoin="round"))
 
 
@@ -259,21 +259,18 @@ def _heading(view: View, seat: int | None, cat: Catalog, changes: Changes) -> st
     icon = [el("title", {}, svg.text(cat.text("web.pool_title", count=pool))), *stack,
             _label(52, 70, cat.text("view.pool", count=pool), 14, fill=INK)]
     if changes.pool:
-        icon.append(_box(6, 52, 46 + svg.text_width(cat.text("view.pool", count=pool), 14) + 12, 28))
+        icon.append(_box(6, 55, 46 + svg.text_width(cat.text("view.pool", count=pool), 14) + 10, 25))
     out.append(el("g", {"class_": "tri-pool last-change" if changes.pool else "tri-pool", "data_count": pool},
                   *icon))
     return _drawing(CARD_W, CARD_H, out, cat.text("component.pool"), kind="board tri-heading")
 
 
 def _status(view: View, seat: int | None, cat: Catalog) -> str:
-    """Whose turn it is, or who won."""
+    """Whose turn it is (the draws so far are in the prompt and the log), or that the game is over."""
     current = view.get("current_player")
     if current is None:
         return cat.text("web.over")  # the winners' cards carry the ★
-    line = cat.text("web.your_turn") if current == seat else cat.text("view.turn", who=current)
-    if view.get("draws_this_turn"):
-        line += " · " + cat.text("view.draws", count=view["draws_this_turn"])
-    return line
+    return cat.text("web.your_turn") if current == seat else cat.text("view.turn", who=current)
 
 
 def _card(view: View, s: int, seat: int | None, cat: Catalog, changes: Changes) -> str:
@@ -468,7 +465,7 @@ def _rack_tile(name: str, x: float, y: float, edge: float, fits: bool, playing: 
     shape = [_poly(pts, fill=IVORY, stroke=BROWN, stroke_width=1.5, stroke_linejoin="round"),
              _numbers(pts, shown_numbers(name, 0), edge * 0.25)]
     if changed:
-        shape.insert(0, _outline(pts))
+        shape.append(_outline(pts, by=6))  # outside: a rack tile has no neighbour to cover
     if new:
         shape.append(_label(x + edge / 2, y + h + 11, cat.text("web.drawn"), 11, fill=INK, text_anchor="middle",
                             font_weight="bold"))
