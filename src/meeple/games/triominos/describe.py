@@ -11,10 +11,14 @@ Screen geometry: lattice point (x, y) sits at x·(1, 0) + y·(1/2, √3/2) with 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from meeple.core.i18n import Catalog
-from meeple.games.triominos.geometry import plane_xy
+from meeple.games.triominos.components import NAME
+from meeple.games.triominos.geometry import EDGE_NBR, cell, plane_xy
+from meeple.games.triominos.placements import EMPTY, Board
+from meeple.games.triominos.scoring import BONUS_NAME, BONUS_POINTS
 
 #: The letters that name open cells, in the view's reading order.
 KEYS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -66,15 +70,55 @@ def shown_numbers(tile: str, rot: int) -> list[int]:
     return [nums[(rot + k) % 3] for k in range(3)]
 
 
+def _board_key(view: dict[str, Any]) -> tuple[tuple[str, int, int, int, int], ...]:
+    return tuple((t["tile"], t["x"], t["y"], 0 if t["dir"] == "up" else 1, t["rot"]) for t in view.get("board", []))
+
+
+@lru_cache(maxsize=8)
+def _replayed(placements: tuple[tuple[str, int, int, int, int], ...]) -> Board:
+    """The round's board rebuilt from the view's public placements (the labels of one position
+    all ask for the same board, hence the cache)."""
+    return Board.from_json([list(p) for p in placements])
+
+
+def placement_score(view: dict[str, Any], action_json: dict[str, Any]) -> tuple[int, str]:
+    """The points a placement scores at once and its bonus ("" or "bridge", "hexagon"...): the
+    tile's sum (M3) plus at most one bonus (M4, M5); the opening tile scores its sum alone (M8).
+    Going out (M9) is not included: it depends on the other racks."""
+    tile = str(action_json["tile"])
+    points = sum(int(n) for n in tile.split("-"))
+    if not view.get("board"):
+        return points, ""
+    where = cell(action_json["x"], action_json["y"], 0 if action_json["dir"] == "up" else 1)
+    kind = _replayed(_board_key(view)).bonus(where)
+    return points + BONUS_POINTS[kind], BONUS_NAME[kind]
+
+
+def neighbours(view: dict[str, Any], x: int, y: int, direction: str) -> list[str]:
+    """The placed tiles across the edges of cell (x, y, direction), by name."""
+    board = _replayed(_board_key(view))
+    where = cell(x, y, 0 if direction == "up" else 1)
+    return [NAME[board.occ[n]] for n in EDGE_NBR[where] if board.occ[n] != EMPTY]
+
+
 def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any] | None = None) -> str:
-    """Short move labels such as "place 1-3-4 at (2,-1)▲ rot 2" or "draw (−5)"; with the
-    viewer's `view`, a placement starts with the letter its cell has in the drawing."""
+    """A move as a player would say it: "Place 0-4-4 on cell c, next to 3-4-5: 12 points",
+    "Draw a tile (−5 points)". The cell letter is the one the drawings show on that cell; with
+    no `view` (no board to speak of) a placement is just "Place 0-4-4"."""
     kind = action_json.get("type", "?")
-    params = {k: v for k, v in action_json.items() if k != "type"}
-    label = cat.text(f"action.{kind}", **params)
-    if kind == "place" and view is not None:
-        where: tuple[Any, Any, Any] = (params.get("x"), params.get("y"), params.get("dir"))
-        key = open_keys(view).get(where)
-        if key is not None:
-            label = f"[{key}] {label}"
-    return label
+    if kind != "place":
+        return cat.text(f"action.{kind}")
+    tile = action_json["tile"]
+    if view is None:
+        return cat.text("action.place_plain", tile=tile)
+    points, bonus = placement_score(view, action_json)
+    if not view.get("board"):
+        return cat.text("action.open", tile=tile, points=points)  # M8: any tile, its sum
+    where = (action_json["x"], action_json["y"], action_json["dir"])
+    key = open_keys(view).get(where, "?")
+    sep = cat.text("ui.list_separator") if cat.has("ui.list_separator") else ", "
+    near = sep.join(neighbours(view, *where))
+    if bonus:
+        return cat.text("action.place_bonus", tile=tile, cell=key, near=near, points=points,
+                        bonus=cat.text(f"bonus.{bonus}"))
+    return cat.text("action.place", tile=tile, cell=key, near=near, points=points)
