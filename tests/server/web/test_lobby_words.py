@@ -21,7 +21,7 @@ STATUSES = get_args(TableInfo.model_fields["status"].annotation)
 
 def _zh(client: TestClient, path: str = "/") -> str:
     client.cookies.set("lang", "zh-Hant")
-    return client.get(path).text
+    return str(client.get(path).text)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
