@@ -41,8 +41,10 @@ CLOCKS = ("none", "300+5", "900+10")
 
 
 def game_title(game: str, cat: Catalog) -> str:
-    """A game's title in the page's language (its catalog's `title`), else the game's own."""
-    return cat.text("title") if cat.has("title") else load(game).title
+    """A game's title in the page's language: its catalog's `title` (some catalogs call it
+    `game`), else the game's own."""
+    key = next((k for k in ("title", "game") if k in cat.messages), None)
+    return cat.text(key) if key else load(game).title
 
 
 def _words(cat: Catalog, key: str, fallback: str) -> str:

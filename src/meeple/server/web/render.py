@@ -43,9 +43,12 @@ def _name(seats: list[dict[str, Any]], seat: int | None, me: int | None, cat: Ca
 
 def seat_name(row: dict[str, Any], seat: int, cat: Catalog) -> str:
     """A seat's name in the page's language: a bot seat is named by its level ("Easy bot 2"), as
-    the server's own name for it ("greedy 2") is a spec, not a word; a person by their name."""
+    the server's own name for it ("greedy 2") is a spec, not a word; a person by their name; a
+    free seat by its number."""
     if row.get("kind") == "bot" and row.get("bot"):
         return cat.text("web.bot_name", level=cat.name("level", row["bot"]), seat=seat + 1)
+    if not row.get("taken", True):  # a free seat: its stored name is the server's placeholder
+        return cat.text("web.seat", seat=seat + 1)
     return str(row.get("name") or cat.text("web.seat", seat=seat + 1))
 
 
