@@ -4,7 +4,7 @@
 Everything is read: each frame's visible text, the page title, the drawings' SVG text and
 tooltips, every `title`, `aria-label`, `placeholder` and `alt`, every `<option>` and each button's
 `value`. Any Latin word of two or more letters fails, unless it is a player's name or on the short
-allowlist below; the failure lists every such word with the first place and string it was seen in."""
+allowlist below; the failure lists the strings holding such words, with where each was seen."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ ALLOWED = {
 }
 #: The person's name in these tests: a player's name is theirs, in whatever script they chose.
 PLAYER = "Ana Lee"
-LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’_-]*[A-Za-z]")
+LATIN_WORD = re.compile(r"[A-Za-zÀ-ÖØ-öø-ɏ][A-Za-zÀ-ÖØ-öø-ɏ'’_-]*[A-Za-zÀ-ÖØ-öø-ɏ]")  # accented letters too
 #: A template's blank ("{n}"), which the page script fills with a number or a name.
 PLACEHOLDER = re.compile(r"\{[a-z_]+\}")
 
@@ -47,14 +47,16 @@ READ_PAGE = r"""() => {
 
 
 def _untranslated(page: Any, place: str, found: dict[str, str]) -> None:
-    """Add to `found` each Latin word of every frame of `page` that is not allowed, with the
-    first place and string it was seen in ("place [where]: the string")."""
+    """Add to `found` each string of every frame of `page` that holds a Latin word not allowed
+    and not already reported in an earlier string, with the place it was seen in."""
+    reported = {word for string in found for word in LATIN_WORD.findall(string)}
     for frame in page.frames:
         for where, content in frame.evaluate(READ_PAGE):
             for line in PLACEHOLDER.sub("", (content or "").replace(PLAYER, "")).splitlines():
-                for word in LATIN_WORD.findall(line):
-                    if word not in ALLOWED:
-                        found.setdefault(word, f"{place} [{where.lower()}]: {line.strip()[:140]}")
+                new = {word for word in LATIN_WORD.findall(line) if word not in ALLOWED} - reported
+                if new:
+                    found[line.strip()[:160]] = f"{place} [{where.lower()}]"
+                    reported |= new
 
 
 def _chinese(page: Any, server: Server) -> None:
@@ -62,8 +64,8 @@ def _chinese(page: Any, server: Server) -> None:
 
 
 def _report(found: dict[str, str]) -> str:
-    return f"{len(found)} English words on the zh-Hant pages, each where first seen:\n" + "\n".join(
-        f"{word!r} in {seen}" for word, seen in found.items())
+    return f"{len(found)} strings with English words on the zh-Hant pages (each new word once):\n" + "\n".join(
+        f"{seen}: {string}" for string, seen in found.items())
 
 
 def test_the_lobby_and_a_waiting_table_say_nothing_in_english(page, server):
@@ -75,7 +77,7 @@ def test_the_lobby_and_a_waiting_table_say_nothing_in_english(page, server):
     page.wait_for_selector("ul.tables li")
     found: dict[str, str] = {}
     for game in GAMES:  # each game's options (hidden until the game is chosen)
-        page.locator(f".game-choice input[value={game}]").check()
+        page.locator(f".game-choice:has(input[value={game}]) .game-title").click()
         _untranslated(page, f"lobby, {game} chosen", found)
     open_as(page, server, waiting)
     page.wait_for_selector("#invite:not([hidden])")
