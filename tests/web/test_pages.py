@@ -21,7 +21,7 @@ def _create_from_lobby(page: Any, server: Server, game: str | None = None, playe
                        seats: dict[int, str] | None = None) -> str:
     page.goto(server.url)
     if game is not None:
-        page.get_by_text(TITLES[game], exact=True).click()
+        page.locator(f".game-choice:has(input[value={game}]) .game-title").click()  # its title in any language
     if players is not None:
         page.select_option("#players", str(players))
     for seat, kind in (seats or {}).items():

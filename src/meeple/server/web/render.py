@@ -38,6 +38,17 @@ def _name(seats: list[dict[str, Any]], seat: int | None, me: int | None, cat: Ca
     if seat == me:
         return cat.text("web.you")
     row = seats[seat] if 0 <= seat < len(seats) else {}
+    return seat_name(row, seat, cat)
+
+
+def seat_name(row: dict[str, Any], seat: int, cat: Catalog) -> str:
+    """A seat's name in the page's language: a bot seat is named by its level ("Easy bot 2"), as
+    the server's own name for it ("greedy 2") is a spec, not a word; a person by their name; a
+    free seat by its number."""
+    if row.get("kind") == "bot" and row.get("bot"):
+        return cat.text("web.bot_name", level=cat.name("level", row["bot"]), seat=seat + 1)
+    if not row.get("taken", True):  # a free seat: its stored name is the server's placeholder
+        return cat.text("web.seat", seat=seat + 1)
     return str(row.get("name") or cat.text("web.seat", seat=seat + 1))
 
 
@@ -102,7 +113,9 @@ def _players(seats: list[dict[str, Any]], to_move: int | None, me: int | None, c
     for row in seats:
         k = row["seat"]
         classes = " ".join(c for c in ("player", "to-move" if k == to_move else "", "me" if k == me else "") if c)
-        detail = cat.text("web.bot", level=row["bot"]) if row.get("bot") else ""
+        # A bot seat says its level in its name; a person's seat a bot took over says so here.
+        detail = cat.text("web.bot_stands_in", level=cat.name("level", row["bot"])) \
+            if row.get("bot") and row.get("kind") != "bot" else ""
         # A bot (or a bot playing a left seat) is always at the table; a person is while one of
         # their connections is attached here (`connected` counts this process's connections).
         if row.get("kind") == "bot" or row.get("bot"):
@@ -115,10 +128,11 @@ def _players(seats: list[dict[str, Any]], to_move: int | None, me: int | None, c
         if clocks is not None:
             ms = clocks["remaining_ms"][k]
             running = clocks.get("running") == k
-            clock = el("span", {"class_": "clock running" if running else "clock", "data_ms": ms}, text(_clock(ms)))
+            clock = el("span", {"class_": "clock running" if running else "clock", "data_ms": ms,
+                                "title": cat.text("web.clock_left")}, text(_clock(ms)))
         rows.append(el("li", {"class_": classes, "data_seat": k},
                        el("span", {"class_": f"seat-mark seat-{k}"}, text(k + 1)),
-                       el("span", {"class_": "name"}, text(_name(seats, k, me, cat))),
+                       el("span", {"class_": "name", "title": (name := _name(seats, k, me, cat))}, text(name)),
                        el("span", {"class_": "detail"}, text(detail)), clock,
                        el("span", {"class_": f"online {state}", "title": presence, "aria_label": presence,
                                    "role": "img", "data_presence": state}, text(online))))
@@ -131,7 +145,8 @@ def _result(result: dict[str, Any], seats: list[dict[str, Any]], me: int | None,
     winners = set(result["winners"])
     head = [el("th", {}, text(cat.text("web.part")))] + [
         el("th", {"class_": "winner" if k in winners else None},
-           text(_name(seats, k, me, cat) + (" ★" if k in winners else ""))) for k in range(len(breakdown))]
+           el("span", {"class_": "name", "title": (name := _name(seats, k, me, cat))},
+              text(name + (" ★" if k in winners else "")))) for k in range(len(breakdown))]
     keys = [k for k, v in breakdown[0].items() if isinstance(v, int | float) and not isinstance(v, bool)]
     body = []
     for key in keys:

@@ -72,7 +72,7 @@ for (const button of document.querySelectorAll("button.join")) {
     const answer = await fetch(`/api/tables/${table}/join`, { method: "POST", headers: { "content-type": "application/json" },
       body: JSON.stringify({ name }) });
     const seat = await answer.json();
-    if (!answer.ok) { alert(seat.message); return; }
+    if (!answer.ok) { alert(labels.join_failed); location.reload(); return; }  // taken meanwhile: the list anew
     localStorage.setItem(`meeple:${table}`, JSON.stringify({ seats: { [seat.seat]: seat.credential } }));
     location.href = `/tables/${table}`;
   });
