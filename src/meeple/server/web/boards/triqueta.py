@@ -39,7 +39,7 @@ TOKEN_R = 16
 TAP = 46
 TRIQUETA = 3
 #: Room for a player's name in the seat panel (the markers and the score take the rest).
-NAME_ROOM = 150
+NAME_ROOM = 130
 NAME_SIZE = 13
 
 Key = tuple[str, int, int]
@@ -323,8 +323,10 @@ def _board(view: dict[str, Any], seat: int | None, moves: Moves, changes: Change
     rows = view["rows"]
     top = 116
     parts = [*_header(view, seat, cat), _towers(view, moves, changes, cat)]
-    if view["finished"]:  # every row was taken: the header and the players tell the end
-        rows, top = [], top - 12
+    if view["finished"]:  # every row was taken: what the face-down tokens did instead (T7)
+        rows = []
+        parts.extend(_final(view, top - 12, changes, cat))
+        top += len(view["players"]) * FINAL_ROW + 10
     else:
         parts.append(_text(12, top - 8, cat.text("ui.rows"), 12, fill=MUTED, font_weight="bold"))
     for index, row in enumerate(rows):
@@ -335,6 +337,36 @@ def _board(view: dict[str, Any], seat: int | None, moves: Moves, changes: Change
         height += 46
     body = el("rect", {"x": 0, "y": 0, "width": WIDTH, "height": height + 8, "rx": 12, "fill": PAPER})
     return svg.svg(WIDTH, height + 8, [el("g", {"font_family": FONT}, body, *parts)], cat.text("web.board"))
+
+
+FINAL_ROW = 34
+
+
+def _final(view: dict[str, Any], y: float, changes: Changes, cat: Catalog) -> list[str]:
+    """The end (T7): each seat's face-down tokens added to its collection or boxed, its score,
+    and the winners (T8)."""
+    parts = [_text(12, y, cat.text("web.final"), 12, fill=MUTED, font_weight="bold")]
+    for seat, (p, final) in enumerate(zip(view["players"], view["final"], strict=True)):
+        top = y + 8 + seat * FINAL_ROW
+        cy = top + FINAL_ROW / 2
+        winner = seat in view.get("winners", [])
+        parts.append(el("rect", {"x": 8, "y": top, "width": WIDTH - 16, "height": FINAL_ROW - 4, "rx": 8,
+                                 "fill": PANEL, "stroke": GOLD if winner else "#d8c9a8"}))
+        parts.append(svg.name_label(18, cy + 4, cat.player(seat), 118, 12, font_weight="bold", fill=INK,
+                                    data_room=118))
+        x = 156.0
+        for animal in final["added"]:
+            parts.append(token(x, cy - 2, 11, animal, cat, changed=animal in changes.collected.get(seat, set())))
+            x += 26
+        for _ in range(final["boxed"]):
+            parts.append(back(x, cy - 2, 11, cat.text("web.boxed_at_end")))
+            x += 26
+        if not final["added"] and not final["boxed"]:
+            parts.append(_text(x - 10, cy + 2, cat.text("web.no_face_down"), 11, fill=MUTED, font_style="italic"))
+        star = "★ " if winner else ""
+        parts.append(_text(WIDTH - 18, cy + 3, star + cat.text("standing.points", count=p["score"]), 13,
+                           text_anchor="end", font_weight="bold", fill=GOLD if winner else INK))
+    return parts
 
 
 def _keep_targets(view: dict[str, Any], cx: float, moves: Moves) -> list[str]:
@@ -419,6 +451,21 @@ def _collection(p: dict[str, Any], y: float, just: set[int], cat: Catalog) -> li
     return parts
 
 
+def _name(index: int, y: float, seat: int | None, cat: Catalog, parts: list[str]) -> float:
+    """The seat's name cut to its room (and "(you)" kept in sight beside it); returns where the
+    markers after it may start."""
+    you = f"({cat.text('web.you')})" if index == seat else ""
+    room = NAME_ROOM - (svg.text_width(you, 11) + 4 if you else 0)
+    name = cat.player(index)
+    parts.append(svg.name_label(26, y, name, room, NAME_SIZE, font_weight="bold", fill=INK, data_room=room))
+    # Bold glyphs run about 8% wider than `text_width` reckons.
+    x = 26 + svg.text_width(svg.clip(name, room, NAME_SIZE), NAME_SIZE) * 1.08 + 6
+    if you:
+        parts.append(_text(x, y, you, 11, fill=MUTED))
+        x += svg.text_width(you, 11) + 6
+    return x
+
+
 def _player(index: int, p: dict[str, Any], y: float, view: dict[str, Any], seat: int | None, changes: Changes,
             cat: Catalog) -> str:
     """One seat's panel: name and markers (turn, starting rock, tree tiles, out), score, collection."""
@@ -427,14 +474,9 @@ def _player(index: int, p: dict[str, Any], y: float, view: dict[str, Any], seat:
     height = 72
     parts = [el("rect", {"x": 4, "y": y, "width": WIDTH - 8, "height": height - 6, "rx": 10, "fill": PANEL,
                          "stroke": GOLD if current or winner else "#d8c9a8", "stroke_width": 2.5 if current else 1})]
-    name = cat.player(index)
-    if index == seat:
-        name += f" ({cat.text('web.you')})"
     if current:
         parts.append(_text(11, y + 21, "▶", 12, fill=GOLD))
-    parts.append(svg.name_label(26, y + 21, name, NAME_ROOM, NAME_SIZE, font_weight="bold", fill=INK,
-                                data_room=NAME_ROOM))
-    x = 30 + min(svg.text_width(name, NAME_SIZE), NAME_ROOM)
+    x = _name(index, y + 21, seat, cat, parts)
     if view["rock"] == index:
         parts.append(rock(x + 10, y + 16, 18, cat, changed=changes.rock == index))
         x += 24
