@@ -418,6 +418,17 @@ def test_english_sentences_have_articles_and_plurals() -> None:
     assert any(" an owl" in t for t in texts) and any(t.startswith("You ") for t in texts)
 
 
+def test_a_duo_draw_still_names_its_animals_once_both_are_dealt_with() -> None:
+    """The log is rendered from the events long after they happened: the duo draw (T9) must name
+    the two animals drawn, not the used-slot markers ("You draw -1, -1")."""
+    cat = catalog("en")
+    for seed in (3, 5):
+        history = [e for _, events in steps(seed, 2, duo=True) for e in events]
+        draws = [e.for_seat(e.player) for e in history if e.key == "draw"]
+        assert draws and all(a >= 0 for e in draws for a in e["params"]["animals"])
+        assert not [t for e in history if "-1" in (t := event_text(e, e.player, cat, you=0))]
+
+
 def test_a_game_in_chinese_has_no_english_words() -> None:
     """Item 7: board text, tooltips, aria-labels, prompt, standings, move labels and every event
     of random games in zh-Hant have no Latin word. No notation is excepted: row numbers, counts
