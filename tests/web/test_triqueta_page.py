@@ -36,8 +36,8 @@ NAME_OVERLAPS = """() => {
     for (const [name, a] of texts.filter(([e]) => e.dataset.name !== undefined)) {
       for (const [other, b] of texts) {
         if (other === name) continue;
-        const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
-          && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+        const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0
+          && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0;
         if (overlap) found.push([name.textContent, other.textContent]);
       }
     }

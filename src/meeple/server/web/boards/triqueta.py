@@ -240,7 +240,7 @@ def _row_target(index: int, slot: int, x: float, y: float, animal: int, moves: M
     target, shown once that token is picked."""
     cy = y + (ROW_HEIGHT - 4) / 2
     return el("g", dict(moves.attrs("place", index, slot) or {}),
-              el("rect", {"x": 8, "y": y, "width": WIDTH - 16, "height": ROW_HEIGHT - 4, "rx": 8, "fill": "#eadfc6cc",
+              el("rect", {"x": 8, "y": y, "width": WIDTH - 16, "height": ROW_HEIGHT - 4, "rx": 8, "fill": "transparent",
                           "stroke": ACCENT, "stroke_width": 2.2}),
               ghost(x, cy, TOKEN_R, animal), *_cue(cy, "+"))
 
@@ -275,7 +275,7 @@ def _row(index: int, row: list[int] | None, y: float, view: dict[str, Any], move
     step = min(36.0, (WIDTH - 130) / max(spots, 1))
     last = len(row) - 1 if index in changes.placed else -1
     inner = [token(66 + i * step, cy, TOKEN_R, t, cat, changed=i == last) for i, t in enumerate(row)]
-    if not row and not single:
+    if not row and not moves.slots("place", index):
         inner.append(_text(56, cy + 4, cat.text("web.empty_row"), 11, fill=MUTED, font_style="italic"))
     if single:
         inner.append(ghost(66 + len(row) * step, cy, TOKEN_R, drawn[single[0]]))
@@ -458,8 +458,8 @@ def _name(index: int, y: float, seat: int | None, cat: Catalog, parts: list[str]
     room = NAME_ROOM - (svg.text_width(you, 11) + 4 if you else 0)
     name = cat.player(index)
     parts.append(svg.name_label(26, y, name, room, NAME_SIZE, font_weight="bold", fill=INK, data_room=room))
-    # Bold glyphs run about 8% wider than `text_width` reckons.
-    x = 26 + svg.text_width(svg.clip(name, room, NAME_SIZE), NAME_SIZE) * 1.08 + 6
+    # Bold Latin glyphs run up to a fifth wider than `text_width` reckons (DejaVu Sans Bold).
+    x = 26 + svg.text_width(svg.clip(name, room, NAME_SIZE), NAME_SIZE) * 1.2 + 6
     if you:
         parts.append(_text(x, y, you, 11, fill=MUTED))
         x += svg.text_width(you, 11) + 6
