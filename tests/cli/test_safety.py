@@ -300,7 +300,13 @@ def test_every_you_wording_has_the_placeholders_of_its_event(name):
     text = resources.files(f"meeple.games.{name}").joinpath("locale/en.toml").read_text("utf-8")
     events = tomllib.loads(text)["event"]
     fields = re.compile(r"\{(\w+)")
+
+    def placeholders(message: str | dict[str, str]) -> set[str]:
+        """The fields of a message, of every form of a plural one."""
+        forms = [v for k, v in message.items() if k != "by"] if isinstance(message, dict) else [message]
+        return {field for form in forms for field in fields.findall(form)}
+
     for key, text in events.items():
         if key.endswith("_you"):
             base = events[key.removesuffix("_you")]
-            assert set(fields.findall(text)) <= set(fields.findall(base)), key
+            assert placeholders(text) <= placeholders(base), key
