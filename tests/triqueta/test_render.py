@@ -32,7 +32,8 @@ def _keys(lang: str) -> set[str]:
     def flat(table: dict[str, Any], prefix: str = "") -> set[str]:
         out: set[str] = set()
         for key, value in table.items():
-            out |= flat(value, f"{prefix}{key}.") if isinstance(value, dict) else {prefix + key}
+            plural = isinstance(value, dict) and "other" in value  # one message in plural forms
+            out |= flat(value, f"{prefix}{key}.") if isinstance(value, dict) and not plural else {prefix + key}
         return out
 
     return flat(tomllib.loads(text))
@@ -90,6 +91,21 @@ def test_action_labels(lang):
     for action in ALL_ACTIONS:
         label = render.action_label(action.to_json(), cat)
         assert "action." not in label and len(label) < 40
-    assert render.action_label({"type": "take", "row": 1}, catalog("en")) == "take row 2"
+    assert render.action_label({"type": "take", "row": 1}, catalog("en")) == "Take row 2"
     view = {"pending": [OWL, -1]}
-    assert render.action_label({"type": "keep", "slot": 0}, catalog("en"), view) == "owl: keep it face down"
+    assert render.action_label({"type": "keep", "slot": 0}, catalog("en"), view) == "Keep the owl face down"
+
+
+def test_action_labels_read_as_sentences_naming_the_drawn_animal():
+    """A label is what a player would say: capitalised, the drawn animal named (T9: with two
+    drawn, "Keep it face down" would not say which), a duo draw draws two."""
+    cat = catalog("en")
+    two = {"pending": [OWL, 5], "duo": True, "towers": [9, 15, 15, 15], "current_tower": 0}
+    assert render.action_label({"type": "place", "row": 0, "slot": 1}, cat, two) == "Place the bear in row 1"
+    assert render.action_label({"type": "discard", "slot": 0}, cat, two) == "Return the owl to the box"
+    assert render.action_label({"type": "draw"}, cat, {**two, "pending": []}) == "Draw two tokens"
+    last = {**two, "pending": [], "towers": [1, 15, 15, 15]}
+    assert render.action_label({"type": "draw"}, cat, last) == "Draw a token"  # T9: one left, one drawn
+    for action in ALL_ACTIONS:
+        label = render.action_label(action.to_json(), cat, two)
+        assert label[0].isupper() and "(s)" not in label and ":" not in label

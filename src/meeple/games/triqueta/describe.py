@@ -11,15 +11,22 @@ from typing import Any
 
 from meeple.core.i18n import Catalog
 
+#: Kinds of move that act on a drawn token (named in the label when the drawer's view is given).
+_ON_TOKEN = ("place", "keep", "discard")
+
 
 def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any] | None = None) -> str:
-    """The move `action_json` in words. With the drawer's `view` and two drawn tokens (the duo
-    variant, T9) a label names the token it moves, since "keep it face down" alone would not say
-    which of the two."""
+    """The move `action_json` as a player would say it. With the drawer's `view` a label names
+    the drawn animal ("Place the owl in row 2"): with two drawn tokens (the duo variant, T9)
+    "Keep it face down" alone would not say which of the two, and with one it reads better.
+    A draw in the duo variant draws two tokens while the tower has two (T9)."""
     kind = action_json["type"]
     params = {k: v for k, v in action_json.items() if k != "type"}
-    pending = (view or {}).get("pending") or []
-    if "slot" in params and len(pending) == 2:
-        animal = cat.name("animal", pending[params["slot"]])
-        return f"{animal}: " + cat.text(f"action.{kind}", **params)
+    view = view or {}
+    pending = view.get("pending") or []
+    slot = params.get("slot", 0)
+    if kind in _ON_TOKEN and slot < len(pending) and pending[slot] >= 0:
+        return cat.text(f"action.{kind}_animal", animal=pending[slot], **params)
+    if kind == "draw" and view.get("duo") and view["towers"][view["current_tower"]] >= 2:
+        return cat.text("action.draw_two")
     return cat.text(f"action.{kind}", **params)

@@ -166,7 +166,8 @@ class TriquetaState(State[Action]):
             self.pending = drawn
             self.used_kind = ""
             if log is not None:
-                log.append(Event("draw", p, {"count": len(drawn)}, {"animals": drawn}, (p,)))
+                # A copy: the duo's pending slots are later marked used (T9), the event must not change.
+                log.append(Event("draw", p, {"count": len(drawn)}, {"animals": list(drawn)}, (p,)))
             return
         if kind == TAKE:
             self._take(p, action[1], log)
