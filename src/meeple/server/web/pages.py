@@ -21,7 +21,7 @@ from meeple.server.datasets import DataSets
 from meeple.server.models import UrlWhole
 from meeple.server.tables import Hub, Refused
 from meeple.server.web.boards import board_for
-from meeple.server.web.render import LANGUAGES, catalog, player_names
+from meeple.server.web.render import LANGUAGES, catalog, player_names, rules
 
 STATIC = Path(__file__).parent / "static"
 #: The templates ship with the package: loaded once, never looked at on disk again (Jinja's
@@ -49,6 +49,7 @@ def _games(lang: str, datasets: DataSets) -> list[dict[str, Any]]:
                         # operator offers data sets for it
                         if not isinstance(s.default, str) or len(choices[s.name]) > 1],
             "summary": cat.text("rules.summary").strip().splitlines()[0] if cat.has("rules.summary") else "",
+            "rules": rules(name, lang),
         })
     return out
 
@@ -76,7 +77,7 @@ def router(hub: Hub) -> APIRouter:
     @pages.get("/tables/{table_id}", response_class=HTMLResponse)
     async def table(request: Request, table_id: str) -> HTMLResponse:
         live = await hub.get(table_id)
-        return page("table.html", request, table=hub.info(live))
+        return page("table.html", request, table=hub.info(live), rules=rules(live.row.game, language(request)))
 
     @pages.get("/tables/{table_id}/replay/{move}", response_class=HTMLResponse)
     async def replay(request: Request, table_id: str, move: UrlWhole) -> HTMLResponse:
