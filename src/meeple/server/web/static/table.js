@@ -144,7 +144,8 @@ function show(seat) {
   if (waiting && saved().join_code) $("invite-link").value = `${location.origin}/tables/${tableId}?join=${saved().join_code}`;
   if (message.over) finish(message);
   refreshPicks();
-  showPreview(null);
+  const focused = document.activeElement;  // a move keeps its preview while it holds the focus
+  showPreview(focused && root.contains(focused) ? focused : null);
 }
 
 // What a move will do, before the click: its label and score change, from its button's data-preview.
