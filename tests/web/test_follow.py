@@ -50,7 +50,7 @@ def _against_bots(page: Any, server: Any, pace: str) -> tuple[int, list[tuple[in
     mine += 1
     page.wait_for_selector("#moves [data-action-id]", timeout=60_000)  # the bots have moved
     shown = [(int(v), t) for v, t in page.evaluate("() => window.__shown")]
-    arrived = {}
+    arrived: dict[int, float] = {}
     for version, at in page.evaluate("() => window.__arrived"):
         arrived.setdefault(int(version), at)
     return mine, shown, arrived

@@ -66,7 +66,12 @@ def test_the_seat_that_moved_last_is_marked():
 
 def test_the_board_is_told_the_events_on_display(monkeypatch):
     told: list[Any] = []
-    monkeypatch.setattr(render, "board_for", lambda game: lambda *a, events=(): told.append(events) or "")
+
+    def board(*args: Any, events: Any = ()) -> str:
+        told.append(events)
+        return ""
+
+    monkeypatch.setattr(render, "board_for", lambda game: board)
     render.fragments("triqueta", _message(events=[Event("draw", 1, {"count": 1})]), "en")
     assert told == [[{"key": "draw", "player": 1, "params": {"count": 1}}]]
 

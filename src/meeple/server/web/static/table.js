@@ -144,8 +144,9 @@ function show(seat) {
   if (waiting && saved().join_code) $("invite-link").value = `${location.origin}/tables/${tableId}?join=${saved().join_code}`;
   if (message.over) finish(message);
   refreshPicks();
-  const focused = document.activeElement;  // a move keeps its preview while it holds the focus
-  showPreview(focused && root.contains(focused) ? focused : null);
+  // The move under the pointer or holding the focus keeps its preview when the screen changes.
+  const focused = document.activeElement;
+  showPreview(root.querySelector("[data-action-id]:hover") || (focused && root.contains(focused) ? focused : null));
 }
 
 // What a move will do, before the click: its label and score change, from its button's data-preview.
