@@ -47,9 +47,11 @@ def test_the_status_of_a_seat_not_to_move_asks_no_prompt(monkeypatch):
 
 def test_each_seat_panel_shows_its_running_standing(monkeypatch):
     monkeypatch.setattr(render, "standings_for", lambda game: lambda view, cat: ["12 points", "3 points", "none"])
-    players = render.fragments("triqueta", _message(), "en")["players"]
-    assert [chunk.split("</span>")[0] for chunk in players.split('<span class="standing">')[1:]] == [
-        "12 points", "3 points", "none"]
+    clock = {"remaining_ms": [300_000, 290_000, 280_000], "running": 0}
+    for message in (_message(), _message(clock=clock)):  # with a clock in the panels too
+        players = render.fragments("triqueta", message, "en")["players"]
+        assert [chunk.split("</span>")[0] for chunk in players.split('<span class="standing">')[1:]] == [
+            "12 points", "3 points", "none"]
 
 
 def test_no_standings_show_nothing():

@@ -77,12 +77,12 @@ def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
         status = cat.text("table.your_turn_to", task=task) if task else cat.text("web.your_turn")
     else:
         status = cat.text("web.to_move", player=_name(seats, to_move, seat, cat)) if to_move is not None else ""
-    running = [] if message["over"] else standings_for(game)(view, cat)
+    standings = [] if message["over"] else standings_for(game)(view, cat)
     parts = {
         "board": board_for(game)(view, seat, legal, cat, events=message["events"]),
         "moves": "".join(buttons),
         "log": "".join(lines),
-        "players": _players(seats, to_move, seat, cat, message.get("clock"), running, message.get("moved")),
+        "players": _players(seats, to_move, seat, cat, message.get("clock"), standings, message.get("moved")),
         "status": text(status),
     }
     if message["over"]:
@@ -121,9 +121,10 @@ def _clock(ms: int) -> str:
 
 
 def _players(seats: list[dict[str, Any]], to_move: int | None, me: int | None, cat: Catalog,
-             clocks: dict[str, Any] | None = None, running: list[str] | None = None,
+             clocks: dict[str, Any] | None = None, standings: list[str] | None = None,
              moved: int | None = None) -> str:
-    """The seat panels; `running` is each seat's standing, `moved` the seat whose move is on display."""
+    """The seat panels; `standings` holds each seat's running standing, `moved` is the seat whose
+    move is on display."""
     rows = []
     for row in seats:
         k = row["seat"]
@@ -143,7 +144,7 @@ def _players(seats: list[dict[str, Any]], to_move: int | None, me: int | None, c
             ms = clocks["remaining_ms"][k]
             running = clocks.get("running") == k
             clock = el("span", {"class_": "clock running" if running else "clock", "data_ms": ms}, text(_clock(ms)))
-        standing = running[k] if running and k < len(running) else ""
+        standing = standings[k] if standings and k < len(standings) else ""
         last = el("span", {"class_": "moved-mark"}, text(cat.text("table.moved_last"))) if k == moved else ""
         rows.append(el("li", {"class_": classes, "data_seat": k},
                        el("span", {"class_": f"seat-mark seat-{k}"}, text(k + 1)),

@@ -208,7 +208,11 @@ $("pace").addEventListener("change", () => {
   localStorage.setItem(paceKey, $("pace").value);
   for (const [key, timer] of timers) { clearTimeout(timer); timers.delete(key); pump(key); }
 });
-$("rules-open").addEventListener("click", () => $("rules").showModal());
+// The rules enter the page only when asked for: their words are no part of a seat's screen.
+$("rules-open").addEventListener("click", () => {
+  $("rules").querySelector(".rules-text").textContent = $("rules-summary").content.textContent;
+  $("rules").showModal();
+});
 
 $("undo").addEventListener("click", () => {
   const message = latest.get(shown);
