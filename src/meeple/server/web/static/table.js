@@ -79,8 +79,9 @@ function pump(key) {
       return;
     }
     queue.shift();
-    if (latest.get(key)?.version !== next.version) since.set(key, Date.now());
+    const moved = latest.get(key)?.version !== next.version;
     apply(key, next);
+    if (moved) since.set(key, Date.now());  // once drawn: a slow drawing does not eat the pause
   }
 }
 
