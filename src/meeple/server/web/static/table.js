@@ -19,6 +19,7 @@ const chatSeen = new Set();  // chat line indices already shown (every socket he
 let shown = null;            // whose screen is on display
 let cleared = null;          // in hot-seat: the seat that passed the "pass the device" screen
 let picked = null;           // the first click of a two-click move
+let pointed = null;          // the id of the move under the pointer, if any
 const queues = new Map();    // seat (or "watch") -> state messages received, not yet shown
 const timers = new Map();    // seat (or "watch") -> the timer holding its queue
 const since = new Map();     // seat (or "watch") -> when its current version was first shown
@@ -147,7 +148,8 @@ function show(seat) {
   refreshPicks();
   // The move under the pointer or holding the focus keeps its preview when the screen changes.
   const focused = document.activeElement;
-  showPreview(root.querySelector("[data-action-id]:hover") || (focused && root.contains(focused) ? focused : null));
+  const under = pointed && $("moves").querySelector(`[data-action-id="${CSS.escape(pointed)}"]`);
+  showPreview(under || (focused && root.contains(focused) ? focused : null));
 }
 
 // What a move will do, before the click: its label and score change, from its button's data-preview.
@@ -194,9 +196,12 @@ function activate(target) {
 }
 
 for (const area of [$("board"), $("moves")]) {
-  area.addEventListener("mouseover", (event) => showPreview(event.target));
+  area.addEventListener("mouseover", (event) => {
+    pointed = event.target.closest?.("[data-action-id]")?.dataset.actionId || null;
+    showPreview(event.target);
+  });
   area.addEventListener("focusin", (event) => showPreview(event.target));
-  area.addEventListener("mouseleave", () => showPreview(null));
+  area.addEventListener("mouseleave", () => { pointed = null; showPreview(null); });
   area.addEventListener("focusout", () => showPreview(null));
   area.addEventListener("click", (event) => activate(event.target));
   area.addEventListener("keydown", (event) => {
