@@ -18,6 +18,7 @@ from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.server.botpool import BotPool
 from meeple.server.models import CreateTable, SeatSpec
+from meeple.server.previews import SAMPLES, preview_seed, score_changes
 from meeple.server.sqlite_store import SQLiteStore
 from meeple.server.tables import Hub, LiveTable
 from meeple.server.wire import legal_moves
@@ -88,7 +89,10 @@ def test_every_message_is_the_same_in_every_world_the_seat_cannot_tell_apart(gam
                                "breakdown": other.score_breakdown()} if other.is_terminal else None,
                 }[part]
                 assert canonical(message.get(part)) == canonical(rebuilt), (game, seat, part)
-            if message["legal"]:
-                assert canonical(message["legal"]) == canonical(legal_moves(other, seat))
+            if message["legal"]:  # with each move's score change, worked out again in the other world
+                seeds = [preview_seed(recorder.table.row.id, message["version"], seat, k) for k in range(SAMPLES)]
+                changes = score_changes(other, seat, seeds)
+                rebuilt_legal = [{**m, "score_change": changes.get(m["id"])} for m in legal_moves(other, seat)]
+                assert canonical(message["legal"]) == canonical(rebuilt_legal)
             checked += 1
     assert checked > 10

@@ -43,6 +43,8 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def page(browser: Any, server: Server, request: pytest.FixtureRequest) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1200, "height": 900})
+    # Others' moves show at once (a test of the pace chooses its own): games against bots stay quick.
+    context.add_init_script("localStorage.getItem('meeple:pace') || localStorage.setItem('meeple:pace', 'instant')")
     opened = context.new_page()
     opened.set_default_timeout(20_000)
     console: list[str] = []

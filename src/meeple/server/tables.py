@@ -35,6 +35,8 @@ from meeple.server.counters import LocalCounters, Rate
 from meeple.server.datasets import DataSets
 from meeple.server.fanout import Fanout, LocalFanout, Notice
 from meeple.server.models import CreateTable, JoinTable, SeatInfo, SeatSpec, TableCreated, TableInfo
+from meeple.server.previews import SAMPLES as PREVIEW_SAMPLES
+from meeple.server.previews import preview_seed, score_changes
 from meeple.server.store import (
     ChatRow,
     ListedTable,
@@ -141,6 +143,15 @@ class LiveTable:
     checked: float = 0.0
     runnable: bool | None = None  # what this process last said of its need for a runner
     used: float = field(default_factory=time.monotonic)  # last asked for (Hub.get) or connected to
+    #: The server's own events (joins, bots taking seats over, undos), each with the version it
+    #: was told at, so a page that opens again shows them among the game's events. Kept while
+    #: this process holds the table (they are not in the game record).
+    notices: list[tuple[int, Event]] = field(default_factory=list)
+    #: The seat whose move reached the current version (None: unknown, or an undo came last).
+    last_mover: int | None = None
+    #: The score previews of the current state: (the state they were worked out on, the seat,
+    #: move id -> change), so the connections of one seat in several languages share the work.
+    previews: tuple[State[Any], int, dict[int, int | None]] | None = None
 
     @property
     def busy(self) -> bool:
@@ -415,7 +426,7 @@ class Hub:
             self.fanout.publish(table.row.id, "seat", table.version)
             table.row.seats[free.seat] = updated
             self._touch(table)
-            await self._broadcast(table, [Event("joined", free.seat, {"name": request.name})])
+            await self._notice_told(table, Event("joined", free.seat, {"name": request.name}))
         await self._started(table)
         return TableCreated(table_id=table.row.id, seat=free.seat, credential=credential,
                             join_code=request.join_code or "")
@@ -438,7 +449,7 @@ class Hub:
         await self.stored(self.store.update_seat, table.row.id, updated)
         self.fanout.publish(table.row.id, "seat", table.version)
         table.row.seats[seat] = updated
-        await self._broadcast(table, [Event("seat_replaced", seat, {"reason": reason, "bot": STAND_IN})])
+        await self._notice_told(table, Event("seat_replaced", seat, {"reason": reason, "bot": STAND_IN}))
 
     # -- moves ----------------------------------------------------------------------------------
     async def act(self, table: LiveTable, seat: int, version: int, action: dict[str, Any] | None,
@@ -510,6 +521,7 @@ class Hub:
             task.add_done_callback(table.marking.discard)
         table.row.clock_state = clocks
         table.state = after
+        table.last_mover = mover
         if after.is_terminal:
             await self._mark_finished(table)
         await self._broadcast(table, events)
@@ -569,7 +581,12 @@ class Hub:
             del table.row.actions[keep:]
             del table.marks[len(table.marks) - taken:]
             table.state = state
-            await self._broadcast(table, [Event("undo", seat, {"actions": taken})])
+            table.last_mover = None
+            # The notices told after the version gone back to stay, in order, at that version;
+            # every page gets the log again, so the taken-back moves leave it as a reload shows it.
+            table.notices = [(min(version, keep), event) for version, event in table.notices]
+            past = await self.told(table)
+            await self._notice_told(table, Event("undo", seat, {"actions": taken}), history=past)
         self._kick(table)
 
     # -- chat -----------------------------------------------------------------------------------
@@ -606,34 +623,63 @@ class Hub:
             extra["clock"] = clock.public(table.row.clock_state, self.now())
         if seat is not None:
             extra["can_undo"] = table.undo_point(seat) is not None
+        extra["moved"] = table.last_mover
         message = seat_message(table.state, seat, table.version, events, table.seats_public(), extra)
         if not table.started or table.row.closed or (seat is not None and table.bot_spec(seat) is not None):
             message["legal"] = []  # nobody moves before every seat is taken; a bot plays a left seat
+        elif seat is not None and message["legal"]:
+            changes = self._previews(table, seat)
+            for move in message["legal"]:
+                move["score_change"] = changes.get(move["id"])
         if render is not None:
             message["html"] = fragments(table.row.game, message, render)
         return message
 
-    async def history(self, record: GameRecord) -> list[Event]:
-        """Every event of the record's moves, replayed in a worker thread: what a page that
-        opens (or reloads) mid-game shows as its log, each event later cut by `for_seat`."""
-        def build() -> list[Event]:
+    def _previews(self, table: LiveTable, seat: int) -> dict[int, int | None]:
+        """The score change of each of `seat`'s legal moves (see `previews`), worked out once
+        per state and seat, from samples seeded by the table, the version and the seat."""
+        cached = table.previews
+        if cached is not None and cached[0] is table.state and cached[1] == seat:
+            return cached[2]
+        seeds = [preview_seed(table.row.id, table.version, seat, k) for k in range(PREVIEW_SAMPLES)]
+        changes = score_changes(table.state, seat, seeds)
+        table.previews = (table.state, seat, changes)
+        return changes
+
+    async def history(self, record: GameRecord) -> list[list[Event]]:
+        """The events of each of the record's moves, replayed in a worker thread: what a page
+        that opens (or reloads) mid-game shows as its log, each event later cut by `for_seat`."""
+        def build() -> list[list[Event]]:
             options = self.datasets.to_server(load(record.game), record.options)
-            events: list[Event] = []
             state = replace(record, options=options, actions=[]).new_state()
-            for raw in record.actions:
-                events.extend(state.apply(state.game.action_from_json(raw)))
-            return events
+            return [state.apply(state.game.action_from_json(raw)) for raw in record.actions]
 
         try:
             return await asyncio.to_thread(build)
         except MeepleError:
             return []  # the state itself was replayed when the table was loaded: no log is no secret
 
+    async def told(self, table: LiveTable) -> list[Event]:
+        """Everything told at the table so far, in order: the game's events with the server's
+        notices (joins, seats taken over, undos) at the versions they were told at."""
+        moves = await self.history(table.record())
+        out = [event for version, event in table.notices if version <= 0]
+        for version, events in enumerate(moves, start=1):
+            out.extend(events)
+            out.extend(event for at, event in table.notices if at == version)
+        out.extend(event for at, event in table.notices if at > len(moves))
+        return out
+
+    async def _notice_told(self, table: LiveTable, event: Event, history: list[Event] | None = None) -> None:
+        """Tell a server notice to every connection (the lock held) and keep it for the log."""
+        await self._broadcast(table, [event], history=history)
+        table.notices.append((table.version, event))
+
     async def attach(self, table: LiveTable, conn: Connection) -> None:
         table.used = time.monotonic()
         self._touch(table)
         async with table.lock:
-            past = await self.history(table.record())
+            past = await self.told(table)
             arrives = _person_arrives(table, conn)
             table.connections.append(conn)
             await self._send(table, conn, self.message_for(table, conn.seat, [], conn.render, history=past))
@@ -654,14 +700,16 @@ class Hub:
         async with table.lock:
             await self._broadcast(table, [])
 
-    async def _broadcast(self, table: LiveTable, events: list[Event], to: list[Connection] | None = None) -> None:
-        """Tell every connection of the table (or those in `to`) what it may see of `events`."""
+    async def _broadcast(self, table: LiveTable, events: list[Event], to: list[Connection] | None = None,
+                         history: list[Event] | None = None) -> None:
+        """Tell every connection of the table (or those in `to`) what it may see of `events`
+        (with `history`: the whole log again, which each page shows instead of its own)."""
         readers = list(table.connections) if to is None else to
         by_reader: dict[tuple[int | None, str | None], dict[str, Any]] = {}
         for conn in readers:
             reader = (conn.seat, conn.render)
             if reader not in by_reader:
-                by_reader[reader] = self.message_for(table, conn.seat, events, conn.render)
+                by_reader[reader] = self.message_for(table, conn.seat, events, conn.render, history)
         await asyncio.gather(*(self._send(table, c, by_reader[(c.seat, c.render)]) for c in readers))
 
     async def _send(self, table: LiveTable, conn: Connection, message: dict[str, Any]) -> None:
@@ -894,6 +942,7 @@ class Hub:
             table.row.actions.append(action)
             table.marks.append((mover, True))  # moves made elsewhere are checkpoints for undo here
             table.state = after
+            table.last_mover = mover
             await self._broadcast(table, events)
         return True
 

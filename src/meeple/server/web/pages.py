@@ -22,7 +22,7 @@ from meeple.server.datasets import DataSets
 from meeple.server.models import TableInfo, UrlWhole
 from meeple.server.tables import Hub, Refused
 from meeple.server.web.boards import board_for
-from meeple.server.web.render import LANGUAGES, catalog, player_names, seat_name
+from meeple.server.web.render import LANGUAGES, catalog, player_names, rules, seat_name
 
 STATIC = Path(__file__).parent / "static"
 #: The templates ship with the package: loaded once, never looked at on disk again (Jinja's
@@ -76,6 +76,7 @@ def _games(lang: str, datasets: DataSets) -> list[dict[str, Any]]:
                         # operator offers data sets for it
                         if not isinstance(s.default, str) or len(choices[s.name]) > 1],
             "summary": cat.text("rules.summary").strip().splitlines()[0] if cat.has("rules.summary") else "",
+            "rules": rules(name, lang),
         })
     return out
 
@@ -129,7 +130,8 @@ def router(hub: Hub) -> APIRouter:
     async def table(request: Request, table_id: str) -> HTMLResponse:
         live = await hub.get(table_id)
         title = game_title(live.row.game, catalog(live.row.game, language(request)))
-        return page("table.html", request, table=hub.info(live).model_copy(update={"title": title}))
+        return page("table.html", request, table=hub.info(live).model_copy(update={"title": title}),
+                    rules=rules(live.row.game, language(request)))
 
     @pages.get("/tables/{table_id}/replay/{move}", response_class=HTMLResponse)
     async def replay(request: Request, table_id: str, move: UrlWhole) -> HTMLResponse:

@@ -1,11 +1,13 @@
 """The HTML a table page shows, built on the server from the same things the seat's message holds
 (its view, its legal moves, the events it may see, the public seat list), never from the state.
 
-The page script swaps these fragments in: `board` (the game's SVG drawing), `moves` (every legal
-move as a button, so the game is playable by keyboard and screen reader), `log` (new event lines;
-the whole log so far in a connection's first message), `players` (the seat panels), `status`
-(whose turn, or how many players are still awaited) and, at the end, `result` (the score table
-and the winners).
+The page script swaps these fragments in: `board` (the game's SVG drawing, marking what the
+message's events changed), `moves` (every legal move as a button, so the game is playable by
+keyboard and screen reader; each carries its preview, the label and the score change, in
+`data-preview`), `log` (new event lines; the whole log so far in a connection's first message),
+`players` (the seat panels: presence, clock, running standing, who moved last), `status` (whose
+turn, with what to do in words, or how many players are still awaited) and, at the end, `result`
+(the score table and the winners).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 from meeple.core.i18n import Catalog
 from meeple.core.text import event_json_text
-from meeple.server.web.boards import board_for
+from meeple.server.web.boards import board_for, prompt_for, standings_for
 from meeple.server.web.svg import el, move, text
 
 LANGUAGES = ("en", "zh-Hant")
@@ -68,7 +70,8 @@ def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
         # (a short word: the drawings leave room for "Your turn" only).
         cat.messages["web.your_turn"] = cat.text("web.waiting_short")
     legal: list[dict[str, Any]] = message["legal"]
-    buttons = [el("button", {**move(m["id"], label := _label(game, m["action"], cat, view)), "type": "button"},
+    buttons = [el("button", {**move(m["id"], label := _label(game, m["action"], cat, view)), "type": "button",
+                             "data_preview": preview(label, m.get("score_change"), cat)},
                   text(label)) for m in legal]
     told = [*message.get("history", []), *message["events"]]
     lines = [el("li", {}, text(event_json_text(event, cat, you=seat))) for event in told
@@ -81,19 +84,40 @@ def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
     elif message.get("status") == "waiting":  # nobody moves before every seat is taken
         status = waiting(seats, cat)
     elif to_move is not None and to_move == seat:
-        status = cat.text("web.your_turn")
+        task = prompt_for(game)(view, seat, legal, cat)
+        status = cat.text("table.your_turn_to", task=task) if task else cat.text("web.your_turn")
     else:
         status = cat.text("web.to_move", player=_name(seats, to_move, seat, cat)) if to_move is not None else ""
+    standings = [] if message["over"] else standings_for(game)(view, cat)
     parts = {
-        "board": board_for(game)(view, seat, legal, cat),
+        "board": board_for(game)(view, seat, legal, cat, events=message["events"]),
         "moves": "".join(buttons),
         "log": "".join(lines),
-        "players": _players(seats, to_move, seat, cat, message.get("clock")),
+        "players": _players(seats, to_move, seat, cat, message.get("clock"), standings, message.get("moved")),
         "status": text(status),
     }
     if message["over"]:
         parts["result"] = _result(message["result"], seats, seat, cat)
     return parts
+
+
+def preview(label: str, change: int | None, cat: Catalog) -> str:
+    """What a move will do, shown before the click: its label and, where the server could tell,
+    the mover's score change ("+12 points", "−5 points", "no points")."""
+    if change is None:
+        return label
+    if change > 0:
+        points = cat.text("table.gain", count=change)
+    elif change < 0:
+        points = cat.text("table.loss", count=-change)
+    else:
+        points = cat.text("table.no_points")
+    return cat.text("table.preview", move=label, points=points)
+
+
+def rules(game: str, lang: str) -> str:
+    """A game's rules summary: the text `meeple rules GAME` prints, in `lang`."""
+    return Catalog([f"meeple.games.{game}"], lang).text("rules.summary").strip()
 
 
 def waiting(seats: list[dict[str, Any]], cat: Catalog) -> str:
@@ -108,11 +132,15 @@ def _clock(ms: int) -> str:
 
 
 def _players(seats: list[dict[str, Any]], to_move: int | None, me: int | None, cat: Catalog,
-             clocks: dict[str, Any] | None = None) -> str:
+             clocks: dict[str, Any] | None = None, standings: list[str] | None = None,
+             moved: int | None = None) -> str:
+    """The seat panels; `standings` holds each seat's running standing, `moved` is the seat whose
+    move is on display."""
     rows = []
     for row in seats:
         k = row["seat"]
-        classes = " ".join(c for c in ("player", "to-move" if k == to_move else "", "me" if k == me else "") if c)
+        marks = {"player": True, "to-move": k == to_move, "me": k == me, "moved-last": k == moved}
+        classes = " ".join(name for name, on in marks.items() if on)
         # A bot seat says its level in its name; a person's seat a bot took over says so here.
         detail = cat.text("web.bot_stands_in", level=cat.name("level", row["bot"])) \
             if row.get("bot") and row.get("kind") != "bot" else ""
@@ -130,10 +158,13 @@ def _players(seats: list[dict[str, Any]], to_move: int | None, me: int | None, c
             running = clocks.get("running") == k
             clock = el("span", {"class_": "clock running" if running else "clock", "data_ms": ms,
                                 "title": cat.text("web.clock_left")}, text(_clock(ms)))
+        standing = standings[k] if standings and k < len(standings) else ""
+        last = el("span", {"class_": "moved-mark"}, text(cat.text("table.moved_last"))) if k == moved else ""
         rows.append(el("li", {"class_": classes, "data_seat": k},
                        el("span", {"class_": f"seat-mark seat-{k}"}, text(k + 1)),
                        el("span", {"class_": "name", "title": (name := _name(seats, k, me, cat))}, text(name)),
-                       el("span", {"class_": "detail"}, text(detail)), clock,
+                       el("span", {"class_": "detail"}, text(detail)),
+                       el("span", {"class_": "standing"}, text(standing)) if standing else "", last, clock,
                        el("span", {"class_": f"online {state}", "title": presence, "aria_label": presence,
                                    "role": "img", "data_presence": state}, text(online))))
     return "".join(rows)

@@ -1,6 +1,7 @@
 // A table page: one WebSocket per seat this browser plays (several in a hot-seat game), the
 // server's HTML fragments swapped in, clicks sent as moves. The page holds no rules and no
-// secrets beyond the views its own seats receive.
+// secrets beyond the views its own seats receive. Others' moves are shown one at a time, each
+// for the chosen pace, so a person can follow them; the seats' own moves show at once.
 const root = document.getElementById("table");
 const tableId = root.dataset.table;
 const lang = root.dataset.lang;
@@ -18,6 +19,15 @@ const chatSeen = new Set();  // chat line indices already shown (every socket he
 let shown = null;            // whose screen is on display
 let cleared = null;          // in hot-seat: the seat that passed the "pass the device" screen
 let picked = null;           // the first click of a two-click move
+let pointed = null;          // the id of the move under the pointer, if any
+const queues = new Map();    // seat (or "watch") -> state messages received, not yet shown
+const timers = new Map();    // seat (or "watch") -> the timer holding its queue
+const since = new Map();     // seat (or "watch") -> when its current version was first shown
+
+// How long each version stays on display before the next move of someone else replaces it.
+const PACES = { instant: 0, fast: 400, normal: 1000, slow: 2000 };
+const paceKey = "meeple:pace";
+function pace() { return PACES[localStorage.getItem(paceKey)] ?? PACES.normal; }
 
 function mySeats() { return Object.keys(saved().seats || {}).map(Number).sort((a, b) => a - b); }
 
@@ -44,6 +54,39 @@ function receive(key, message) {
   if (message.type === "chat") { for (const line of message.lines) addChat(line); return; }
   if (message.type === "undo") { if (key === shown) $("undo").hidden = !message.can_undo; return; }
   if (message.type !== "state") return;
+  // A connection's first message (and an undo's) carries the whole log: it starts afresh, at once.
+  if (message.history) { clearTimeout(timers.get(key)); timers.delete(key); queues.set(key, []); }
+  if (!queues.has(key)) queues.set(key, []);
+  queues.get(key).push(message);
+  pump(key);
+}
+
+// Whether `message` is a move by someone not at this device (a bot, a person elsewhere): it
+// waits its turn. The seats' own moves, notices and presence changes show at once.
+function paced(key, message) {
+  const before = latest.get(key);
+  if (!before || message.history || message.version === before.version) return false;
+  return !mySeats().includes(before.to_move);
+}
+
+// Show the queued messages in order, holding each version for the pace; the latest wins in the end.
+function pump(key) {
+  const queue = queues.get(key) || [];
+  while (queue.length && !timers.has(key)) {
+    const next = queue[0];
+    const wait = paced(key, next) ? (since.get(key) || 0) + pace() - Date.now() : 0;
+    if (wait > 0) {
+      timers.set(key, setTimeout(() => { timers.delete(key); pump(key); }, wait));
+      return;
+    }
+    queue.shift();
+    const moved = latest.get(key)?.version !== next.version;
+    apply(key, next);
+    if (moved) since.set(key, Date.now());  // once drawn: a slow drawing does not eat the pause
+  }
+}
+
+function apply(key, message) {
   const before = latest.get(key);
   latest.set(key, message);
   // A connection's first message carries the whole log so far (as this seat may see it).
@@ -69,7 +112,7 @@ function passScreen(seat) {
   const names = JSON.parse($("pass-labels").innerHTML);
   const name = (latest.get(seat)?.seats[seat]?.name) || `${seat + 1}`;
   // Nothing of the last seat stays: its board, moves, seat panels, log, status and messages.
-  for (const id of ["board", "moves", "players", "log", "status", "message"]) $(id).replaceChildren();
+  for (const id of ["board", "moves", "players", "log", "status", "message", "preview"]) $(id).replaceChildren();
   $("undo").hidden = true;
   $("leave").hidden = true;
   $("invite").hidden = true;
@@ -103,6 +146,19 @@ function show(seat) {
   if (waiting && saved().join_code) $("invite-link").value = `${location.origin}/tables/${tableId}?join=${saved().join_code}`;
   if (message.over) finish(message);
   refreshPicks();
+  // The move under the pointer or holding the focus keeps its preview when the screen changes.
+  const focused = document.activeElement;
+  const under = pointed && $("moves").querySelector(`[data-action-id="${CSS.escape(pointed)}"]`);
+  showPreview(under || (focused && root.contains(focused) ? focused : null));
+}
+
+// What a move will do, before the click: its label and score change, from its button's data-preview.
+function showPreview(target) {
+  const move = target?.closest?.("[data-action-id]");
+  const button = move && $("moves").querySelector(`[data-action-id="${CSS.escape(move.dataset.actionId)}"]`);
+  const hint = $("moves").childElementCount ? $("preview").dataset.hint : "";
+  $("preview").textContent = button?.dataset.preview || move?.getAttribute("aria-label") || hint;
+  $("preview").classList.toggle("hint", !move);
 }
 
 function finish(message) {
@@ -140,11 +196,29 @@ function activate(target) {
 }
 
 for (const area of [$("board"), $("moves")]) {
+  area.addEventListener("mouseover", (event) => {
+    pointed = event.target.closest?.("[data-action-id]")?.dataset.actionId || null;
+    showPreview(event.target);
+  });
+  area.addEventListener("focusin", (event) => showPreview(event.target));
+  area.addEventListener("mouseleave", () => { pointed = null; showPreview(null); });
+  area.addEventListener("focusout", () => showPreview(null));
   area.addEventListener("click", (event) => activate(event.target));
   area.addEventListener("keydown", (event) => {
     if ((event.key === "Enter" || event.key === " ") && activate(event.target)) event.preventDefault();
   });
 }
+
+$("pace").value = Object.keys(PACES).find((name) => PACES[name] === pace());
+$("pace").addEventListener("change", () => {
+  localStorage.setItem(paceKey, $("pace").value);
+  for (const [key, timer] of timers) { clearTimeout(timer); timers.delete(key); pump(key); }
+});
+// The rules enter the page only when asked for: their words are no part of a seat's screen.
+$("rules-open").addEventListener("click", () => {
+  $("rules").querySelector(".rules-text").textContent = $("rules-summary").content.textContent;
+  $("rules").showModal();
+});
 
 $("undo").addEventListener("click", () => {
   const message = latest.get(shown);
