@@ -91,6 +91,26 @@ def test_the_state_message_sends_each_legal_move_s_score_change_to_the_seat_to_m
     assert state(client, table, credentials[1])["legal"] == []  # not Ben's turn: no moves, no previews
 
 
+def _first_message(client: TestClient, table: str, credential: str, render: str | None) -> dict[str, Any]:
+    with client.websocket_connect(f"/ws/tables/{table}") as ws:
+        hello = {"type": "hello", "credential": credential, **({"render": render} if render else {})}
+        ws.send_text(json.dumps(hello))
+        while True:
+            message: dict[str, Any] = json.loads(ws.receive_text())
+            if message["type"] == "state":
+                return message
+
+
+def test_only_a_page_s_websocket_pays_for_previews(client):
+    """A script's or a bot's WebSocket (no `render`) gets the moves without `score_change`: the
+    search behind it costs milliseconds per message that only a person at a page needs."""
+    table, credentials = _two_people(client, "triqueta")
+    plain = _first_message(client, table, credentials[0], None)
+    page = _first_message(client, table, credentials[0], "en")
+    assert plain["legal"] and all("score_change" not in move for move in plain["legal"])
+    assert page["legal"] and all("score_change" in move for move in page["legal"])
+
+
 def test_a_bot_s_seat_gets_no_previews(client):
     created = create(client, "castell", 2, seats=[{"kind": "human"}, {"kind": "bot", "bot": "random"}])
     table = created["table_id"]

@@ -28,12 +28,13 @@ SEAT_PARTS = ("view", "to_move", "over", "result", "version", "seat")
 
 
 class Recorder:
-    """A connection that keeps every message with the state it was built from."""
+    """A connection that keeps every message with the state it was built from. A seat's asks for
+    pages (`render`), as a person's browser does, so its messages carry the moves' previews."""
 
     def __init__(self, table: LiveTable, seat: int | None) -> None:
         self.table = table
         self.seat = seat
-        self.render: str | None = None
+        self.render: str | None = None if seat is None else "en"
         self.seen: list[tuple[dict[str, Any], State[Any]]] = []
 
     async def send(self, message: dict[str, Any]) -> None:

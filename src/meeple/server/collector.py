@@ -19,10 +19,8 @@ import ctypes.util
 import gc
 from collections.abc import Callable
 
-#: Seconds between two full collections (each a pause of tens of ms at a thousand tables). Every
-#: 30 s let a busy server's RSS saw up to 37% above its floor between two collections; every 10 s
-#: keeps them about a third as tall, for three pauses where there was one.
-COLLECT_SECONDS = 10.0
+#: Seconds between two full collections (each a pause of tens of ms at a thousand tables).
+COLLECT_SECONDS = 30.0
 
 
 def _malloc_trim() -> Callable[[], None]:

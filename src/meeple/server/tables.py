@@ -614,8 +614,11 @@ class Hub:
     # -- telling --------------------------------------------------------------------------------
     def message_for(
         self, table: LiveTable, seat: int | None, events: list[Event], render: str | None = None,
-        history: list[Event] | None = None,
+        history: list[Event] | None = None, previews: bool = True,
     ) -> dict[str, Any]:
+        """One seat's "state" message (docs/server.md). `previews` adds each legal move's
+        `score_change`: a few ms of search per message, so a WebSocket gets them only when it
+        asked for rendered pages (a person at a page); scripts and bots have no use for them."""
         extra: dict[str, Any] = {"table": table.row.id, "status": table.status}
         if history is not None:  # the first message of a connection: the log so far, as the seat sees it
             extra["history"] = [event.for_seat(seat) for event in history]
@@ -627,7 +630,7 @@ class Hub:
         message = seat_message(table.state, seat, table.version, events, table.seats_public(), extra)
         if not table.started or table.row.closed or (seat is not None and table.bot_spec(seat) is not None):
             message["legal"] = []  # nobody moves before every seat is taken; a bot plays a left seat
-        elif seat is not None and message["legal"]:
+        elif seat is not None and message["legal"] and previews:
             changes = self._previews(table, seat)
             for move in message["legal"]:
                 move["score_change"] = changes.get(move["id"])
@@ -682,7 +685,8 @@ class Hub:
             past = await self.told(table)
             arrives = _person_arrives(table, conn)
             table.connections.append(conn)
-            await self._send(table, conn, self.message_for(table, conn.seat, [], conn.render, history=past))
+            await self._send(table, conn, self.message_for(table, conn.seat, [], conn.render, history=past,
+                                                            previews=conn.render is not None))
             if arrives:
                 # The players panel shows who is here: everybody else learns that this seat is
                 # now connected (the broadcast after a join may have gone out before its WebSocket).
@@ -709,7 +713,8 @@ class Hub:
         for conn in readers:
             reader = (conn.seat, conn.render)
             if reader not in by_reader:
-                by_reader[reader] = self.message_for(table, conn.seat, events, conn.render, history)
+                by_reader[reader] = self.message_for(table, conn.seat, events, conn.render, history,
+                                                         previews=conn.render is not None)
         await asyncio.gather(*(self._send(table, c, by_reader[(c.seat, c.render)]) for c in readers))
 
     async def _send(self, table: LiveTable, conn: Connection, message: dict[str, Any]) -> None:
