@@ -4,7 +4,7 @@ phone (390 × 844), in English and Traditional Chinese.
     .venv/bin/python docs/screenshots.py        # after `python3 dev.py test` installed Playwright
 
 It starts `meeple serve` on a free port over a throw-away database, opens the lobby in Debian's
-Chromium, creates a table of each game against bots as a player would, clicks the first offered
+Chromium, creates a table of each game against bots as a player would, clicks the last offered
 move a few times, and saves `docs/images/web-<game>-<lang>-<size>.png`.
 """
 
@@ -51,11 +51,12 @@ def _serve(folder: str) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def _play(page: Any, moves: int) -> None:
-    """Make `moves` moves with the first offered move, waiting for the bots after each."""
+    """Make `moves` moves with the last offered move (the first is often Triqueta's "take a row",
+    which leaves the round), waiting for the bots after each."""
     for _ in range(moves):
         page.wait_for_selector("#moves [data-action-id]", timeout=60_000)
         version = page.locator("#table").get_attribute("data-version")
-        page.locator("#moves [data-action-id]").first.click()
+        page.locator("#moves [data-action-id]").last.click()
         page.wait_for_function("v => document.getElementById('table').dataset.version !== v", arg=version)
     page.wait_for_selector("#moves [data-action-id]", timeout=60_000)
 
@@ -76,7 +77,7 @@ def main() -> None:
                     context.add_init_script("localStorage.setItem('meeple:pace', 'instant')")
                     page = context.new_page()
                     page.goto(url)
-                    page.locator(f"input[name=game][value={game}]").check()
+                    page.locator(f"label:has(input[name=game][value={game}])").click()
                     page.get_by_test_id("create-table").click()
                     page.wait_for_selector("#board svg")
                     _play(page, MOVES[game])

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from meeple.core.conformance import random_position
 from meeple.core.protocol import Event
 from meeple.core.registry import load
 from meeple.server.web import render
@@ -36,8 +37,24 @@ def test_the_status_says_your_turn_and_what_to_do(monkeypatch):
     assert render.fragments("triqueta", _message(), "zh-Hant")["status"].startswith("輪到你：")
 
 
-def test_the_status_is_just_your_turn_without_a_prompt():
+def test_the_status_is_just_your_turn_without_a_prompt(monkeypatch):
+    monkeypatch.setattr(render, "prompt_for", lambda game: lambda view, seat, legal, cat: "")
     assert render.fragments("triqueta", _message(), "en")["status"] == "Your turn"
+
+
+@pytest.mark.parametrize("game", ["triqueta", "triominos", "celtica", "castell"])
+@pytest.mark.parametrize(("lang", "your_turn"), [("en", "Your turn"), ("zh-Hant", "輪到你")])
+def test_the_status_says_your_turn_once(game, lang, your_turn):
+    """The page puts "Your turn: " before the board's prompt, so no prompt may say it again (a
+    Castell prompt did: "Your turn: Your turn: move your pawn …")."""
+    for seed in range(6):
+        state = random_position(load(game), 3, seed=seed, moves=seed * 7)
+        if state.is_terminal:
+            continue
+        seat = state.current_player
+        message = seat_message(state, seat, 0, [], SEATS, {"status": "playing"})
+        status = render.fragments(game, message, lang)["status"]
+        assert status.startswith(your_turn) and status.count(your_turn) == 1, status
 
 
 def test_the_status_of_a_seat_not_to_move_asks_no_prompt(monkeypatch):
@@ -54,7 +71,8 @@ def test_each_seat_panel_shows_its_running_standing(monkeypatch):
             "12 points", "3 points", "none"]
 
 
-def test_no_standings_show_nothing():
+def test_no_standings_show_nothing(monkeypatch):
+    monkeypatch.setattr(render, "standings_for", lambda game: lambda view, cat: [])
     assert "standing" not in render.fragments("triqueta", _message(), "en")["players"]
 
 
@@ -79,9 +97,9 @@ def test_the_board_is_told_the_events_on_display(monkeypatch):
 
 
 @pytest.mark.parametrize(("change", "en", "zh"), [
-    (12, "take row 1: +12 points", "+12 分"), (1, "take row 1: +1 point", "+1 分"),
-    (-5, "take row 1: −5 points", "−5 分"), (0, "take row 1: no points", "不得分"),
-    (None, "take row 1", "第 1 列")])
+    (12, "Take row 1: +12 points", "+12 分"), (1, "Take row 1: +1 point", "+1 分"),
+    (-5, "Take row 1: −5 points", "−5 分"), (0, "Take row 1: no points", "不得分"),
+    (None, "Take row 1", "第 1 列")])
 def test_each_move_button_carries_its_preview(change, en, zh):
     message = _message()
     for move in message["legal"]:
