@@ -108,8 +108,11 @@ def router(hub: Hub) -> APIRouter:
     def page(name: str, request: Request, **values: Any) -> HTMLResponse:
         lang = language(request)
         cat = Catalog(["meeple.server.web"], lang)
+        # Refusals in the page's language, by code: the scripts show these, never the server's English.
+        refusals = {key.removeprefix("refusal."): text for key, text in cat.messages.items()
+                    if key.startswith("refusal.")}
         html = _templates.get_template(name).render(t=cat.text, lang=lang, languages=LANGUAGES, word=cat.name,
-                                                    **values)
+                                                    refusals=refusals, **values)
         return HTMLResponse(html)
 
     @pages.get("/favicon.ico")

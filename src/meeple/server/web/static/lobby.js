@@ -52,7 +52,7 @@ form.addEventListener("submit", async (event) => {
     name: form.name.value.trim() || labels.seat.replace("{n}", 1), public: kinds.includes("human-open") };
   const answer = await fetch("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   const created = await answer.json();
-  if (!answer.ok) { error.textContent = created.message || JSON.stringify(created); return; }
+  if (!answer.ok) { error.textContent = labels.refusals[created.code] || labels.refusals.other; return; }
   const mine = { [created.seat]: created.credential };
   for (let k = 1; k < kinds.length; k++) {
     if (kinds[k] !== "human-here") continue;  // this browser plays that seat too (hot-seat)

@@ -31,6 +31,9 @@ function pace() { return PACES[localStorage.getItem(paceKey)] ?? PACES.normal; }
 
 function mySeats() { return Object.keys(saved().seats || {}).map(Number).sort((a, b) => a - b); }
 
+// A refusal in the page's language, by its code (the server's own message is English).
+function refusal(code) { return labels.refusals[code] || labels.refusals.other; }
+
 function say(text) { $("message").textContent = text || ""; }
 
 function connect(seat, credential) {
@@ -50,7 +53,7 @@ function connect(seat, credential) {
 }
 
 function receive(key, message) {
-  if (message.type === "error") { say(message.code === "stale" ? labels.stale : message.message); return; }
+  if (message.type === "error") { say(refusal(message.code)); return; }
   if (message.type === "chat") { for (const line of message.lines) addChat(line); return; }
   if (message.type === "undo") { if (key === shown) $("undo").hidden = !message.can_undo; return; }
   if (message.type !== "state") return;
@@ -283,7 +286,7 @@ setInterval(() => {
 async function start() {
   const join = new URLSearchParams(location.search).get("join");
   if (join && !mySeats().length) {
-    const name = prompt(labels.name_prompt) || "Guest";
+    const name = prompt(labels.name_prompt) || labels.refusals.guest;
     const answer = await fetch(`/api/tables/${tableId}/join`, { method: "POST", headers: { "content-type": "application/json" },
       body: JSON.stringify({ join_code: join, name: name.slice(0, 40) }) });
     if (answer.ok) { const seat = await answer.json(); save({ seats: { [seat.seat]: seat.credential } }); }
