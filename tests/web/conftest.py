@@ -15,6 +15,7 @@ from tests.server.live import Server
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-screenshots"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+PHONE = {"width": 390, "height": 844}
 
 
 def _require_browser() -> Any:
@@ -56,6 +57,25 @@ def page(browser: Any, server: Server, request: pytest.FixtureRequest) -> Iterat
         opened.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
     context.close()
     assert [text for text in console if "Content Security Policy" in text] == []  # no page broke the policy
+
+
+@pytest.fixture
+def phone(browser: Any, server: Server, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A touch-screen phone's page at 390 × 844; like `page`, others' moves show at once and a
+    Content-Security-Policy violation fails the test."""
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context.add_init_script("localStorage.getItem('meeple:pace') || localStorage.setItem('meeple:pace', 'instant')")
+    opened = context.new_page()
+    opened.set_default_timeout(20_000)
+    console: list[str] = []
+    opened.on("console", lambda message: console.append(message.text))
+    yield opened
+    failed = getattr(request.node, "rep_call", None)
+    if failed is not None and failed.failed:
+        SCREENSHOTS.mkdir(exist_ok=True)
+        opened.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
+    context.close()
+    assert [text for text in console if "Content Security Policy" in text] == []
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -5,33 +5,19 @@ other text on a phone or a laptop."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.server.live import Server
+from tests.web.conftest import PHONE
 from tests.web.test_pages import _create_from_lobby, _totals
 
 from meeple.core.record import GameRecord
 
-PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 #: A player's tap reaches for these first (doing things), the status line's buttons last.
 PREFERENCE = ("[data-pick]", "g[data-action-id]", "button[data-action-id]")
 LONG_NAME = "Montserrat Puig i Ferrater de Vallbona i"  # 40 characters, the lobby's limit
 
-
-@pytest.fixture
-def phone(browser: Any, server: Server) -> Iterator[Any]:
-    """A touch-screen page at 390 × 844 that fails on a Content-Security-Policy violation."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    opened = context.new_page()
-    opened.set_default_timeout(20_000)
-    console: list[str] = []
-    opened.on("console", lambda message: console.append(message.text))
-    yield opened
-    context.close()
-    assert [text for text in console if "Content Security Policy" in text] == []
 
 
 def _targets(page: Any) -> list[Any]:

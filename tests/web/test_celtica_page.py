@@ -6,16 +6,14 @@ never run into other text."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.server.live import Server
+from tests.web.conftest import PHONE
 from tests.web.test_pages import _create_from_lobby, _totals
 
 from meeple.core.record import GameRecord
 
-PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 #: The smallest side of anything a finger taps, in CSS px.
 FINGER = 40
@@ -31,18 +29,6 @@ CONTROLS = """() => [...document.querySelectorAll('#board [data-action-id], #boa
                       pick: e.dataset.pick || null, needs: e.dataset.needs || null,
                       label: e.getAttribute('aria-label')}; })"""
 
-
-@pytest.fixture
-def phone(browser: Any, server: Server) -> Iterator[Any]:
-    """A touch-screen phone's page, failing on any Content-Security-Policy violation."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    page.set_default_timeout(20_000)
-    console: list[str] = []
-    page.on("console", lambda message: console.append(message.text))
-    yield page
-    context.close()
-    assert [line for line in console if "Content Security Policy" in line] == []
 
 
 def _controls(page: Any) -> list[dict[str, Any]]:

@@ -4,14 +4,12 @@ the board as wide as the page allows, and names that never run out of their boxe
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from tests.server.live import Server
 from tests.web.api_tables import CJK_NAME, LONG_NAME, create, join, open_as, play
+from tests.web.conftest import PHONE
 
-PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 GAMES = ("triqueta", "triominos", "celtica", "castell")
 
@@ -55,18 +53,6 @@ SCROLLING_BOXES = """(selectors) => [...document.querySelectorAll(selectors)]
   .filter((el) => el.getClientRects().length && el.scrollWidth > el.clientWidth + 1)
   .map((el) => el.outerHTML.slice(0, 120))"""
 
-
-@pytest.fixture
-def phone(browser: Any, server: Server) -> Iterator[Any]:
-    """A phone's page (touch, 390×844); like the `page` fixture, it fails on a broken policy."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    opened = context.new_page()
-    opened.set_default_timeout(20_000)
-    console: list[str] = []
-    opened.on("console", lambda message: console.append(message.text))
-    yield opened
-    context.close()
-    assert [text for text in console if "Content Security Policy" in text] == []
 
 
 def _fits_a_phone(page: Any) -> None:

@@ -5,33 +5,20 @@ names that never run into other text, on a phone and on a laptop."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from tests.server.live import Server
+from tests.web.conftest import PHONE
 from tests.web.test_pages import _create_from_lobby, _totals
 
 from meeple.core.record import GameRecord
 
-PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 #: The smallest tap target (CSS px) a finger can hit reliably.
 TAP = 40.0
 LONG = "Bartholomew Featherstonehaugh-Worthingto"  # 40 characters, the longest name the lobby takes
 
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    """A touch-screen phone page; no Content-Security-Policy violation or console error allowed."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True, device_scale_factor=2)
-    opened = context.new_page()
-    opened.set_default_timeout(20_000)
-    console: list[str] = []
-    opened.on("console", lambda message: console.append(message.text) if message.type == "error" else None)
-    yield opened
-    context.close()
-    assert console == []
 
 
 def _sizes(page: Any, selector: str) -> list[tuple[float, float]]:

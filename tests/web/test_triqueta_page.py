@@ -5,16 +5,15 @@ a laptop's width."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from tests.server.live import Server
+from tests.web.conftest import PHONE
 from tests.web.test_pages import _create_from_lobby, _totals
 
 from meeple.core.record import GameRecord
 
-PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1366, "height": 768}
 #: Taking row 0-4 are the move ids 0-4 (games/triqueta/actions.py: part of the protocol).
 TAKE_IDS = 5
@@ -45,14 +44,6 @@ NAME_OVERLAPS = """() => {
   return found;
 }"""
 
-
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    opened = context.new_page()
-    opened.set_default_timeout(20_000)
-    yield opened
-    context.close()
 
 
 def _tap_targets(page: Any) -> list[dict[str, Any]]:
