@@ -51,9 +51,9 @@ def test_hovering_or_focusing_a_move_shows_what_it_will_do(page, server):
     page.wait_for_selector("#moves [data-action-id]")
     take = buttons.filter(has_text="take row 2")
     take.hover()
-    assert page.locator("#preview").inner_text() == "take row 2: no points"  # an empty row
+    assert page.locator("#preview").inner_text() == "Take row 2: no points"  # an empty row
     buttons.filter(has_text="draw").first.focus()
-    assert page.locator("#preview").inner_text().startswith("draw")
+    assert page.locator("#preview").inner_text().startswith("Draw")
     board_move = page.locator("#board [data-action-id]").first
     board_move.focus()  # a move drawn on the board, reached by keyboard
     label = board_move.get_attribute("aria-label")
