@@ -259,12 +259,20 @@ class Hub:
             raise closed_refusal() from None
 
     async def replay(self, record: GameRecord) -> State[Any]:
-        """The state a table's record reaches. Built in a worker thread (it may read the
-        operator's data files, and replays every move), with the data sets the record names
-        mapped to their files; a record this server cannot play is a refusal naming no path."""
-        def build() -> State[Any]:
-            options = self.datasets.to_server(load(record.game), record.options)
-            return replace(record, options=options).replay()
+        """The state a table's record reaches (see `replay_with_mover`)."""
+        state, _ = await self.replay_with_mover(record)
+        return state
+
+    async def replay_with_mover(self, record: GameRecord) -> tuple[State[Any], int | None]:
+        """The state a table's record reaches and the seat that made its last move (a loaded
+        table's `moved`). Built in a worker thread (it may read the operator's data files, and
+        replays every move), with the data sets the record names mapped to their files; a record
+        this server cannot play is a refusal naming no path."""
+        def build() -> tuple[State[Any], int | None]:
+            mapped = replace(record, options=self.datasets.to_server(load(record.game), record.options))
+            to_move = [mapped.new_state().current_player] if mapped.actions else []
+            state = mapped.replay(on_step=lambda index, action, after: to_move.append(after.current_player))
+            return state, to_move[-2] if len(to_move) >= 2 else None
 
         try:
             return await asyncio.to_thread(build)
@@ -335,10 +343,10 @@ class Hub:
             raise
         except Exception:  # NoSuchTable, or an id the store cannot even look up
             raise Refused("no_table", f"no table {table_id!r}", 404) from None
-        state = await self.replay(record_of(row))
+        state, mover = await self.replay_with_mover(record_of(row))
         table = self.tables.get(table_id)  # loaded meanwhile by another request
         if table is None:
-            table = LiveTable(row=row, game=load(row.game), state=state)
+            table = LiveTable(row=row, game=load(row.game), state=state, last_mover=mover)
             self.tables[table_id] = table
             await self._started(table)
         return table

@@ -13,6 +13,7 @@ turn, with what to do in words, or how many players are still awaited) and, at t
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any
 
 from meeple.core.i18n import Catalog
@@ -115,9 +116,17 @@ def preview(label: str, change: int | None, cat: Catalog) -> str:
     return cat.text("table.preview", move=label, points=points)
 
 
+#: A line of a rules summary that tells the terminal's option syntax ("--option duo=true",
+#: "wheel=standard|advanced: …", "drawn_tile_only (off; M6): …"): the page leaves these out, since
+#: the lobby offers the options in words.
+_OPTION_LINE = re.compile(r"--option|^\s*(?:-\s*)?[a-z]+(?:_[a-z]+)*\s*[=（(]")
+
+
 def rules(game: str, lang: str) -> str:
-    """A game's rules summary: the text `meeple rules GAME` prints, in `lang`."""
-    return Catalog([f"meeple.games.{game}"], lang).text("rules.summary").strip()
+    """A game's rules summary: the text `meeple rules GAME` prints, in `lang`, without the lines
+    on the terminal's option syntax."""
+    summary = Catalog([f"meeple.games.{game}"], lang).text("rules.summary").strip()
+    return "\n".join(line for line in summary.splitlines() if not _OPTION_LINE.search(line))
 
 
 def waiting(seats: list[dict[str, Any]], cat: Catalog) -> str:
