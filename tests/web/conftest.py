@@ -41,10 +41,10 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-@pytest.fixture
-def page(browser: Any, server: Server, request: pytest.FixtureRequest) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    # Others' moves show at once (a test of the pace chooses its own): games against bots stay quick.
+def _checked_page(browser: Any, request: pytest.FixtureRequest, **context_options: Any) -> Iterator[Any]:
+    """A page in a new browser context: others' moves show at once (a test of the pace chooses
+    its own), a failing test leaves a screenshot, and a Content-Security-Policy violation fails."""
+    context = browser.new_context(**context_options)
     context.add_init_script("localStorage.getItem('meeple:pace') || localStorage.setItem('meeple:pace', 'instant')")
     opened = context.new_page()
     opened.set_default_timeout(20_000)
@@ -60,22 +60,14 @@ def page(browser: Any, server: Server, request: pytest.FixtureRequest) -> Iterat
 
 
 @pytest.fixture
+def page(browser: Any, server: Server, request: pytest.FixtureRequest) -> Iterator[Any]:
+    yield from _checked_page(browser, request, viewport={"width": 1200, "height": 900})
+
+
+@pytest.fixture
 def phone(browser: Any, server: Server, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """A touch-screen phone's page at 390 × 844; like `page`, others' moves show at once and a
-    Content-Security-Policy violation fails the test."""
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    context.add_init_script("localStorage.getItem('meeple:pace') || localStorage.setItem('meeple:pace', 'instant')")
-    opened = context.new_page()
-    opened.set_default_timeout(20_000)
-    console: list[str] = []
-    opened.on("console", lambda message: console.append(message.text))
-    yield opened
-    failed = getattr(request.node, "rep_call", None)
-    if failed is not None and failed.failed:
-        SCREENSHOTS.mkdir(exist_ok=True)
-        opened.screenshot(path=str(SCREENSHOTS / f"{request.node.name}.png"), full_page=True)
-    context.close()
-    assert [text for text in console if "Content Security Policy" in text] == []
+    """A touch-screen phone's page at 390 × 844."""
+    yield from _checked_page(browser, request, viewport=PHONE, has_touch=True, is_mobile=True)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -31,12 +31,17 @@ def walk(n: int, seed: int, moves: int) -> CastellState:
     for _ in range(moves):
         if state.is_terminal:
             break
-        legal = state.legal_actions()
-        enter = [a for a in legal if a.to_json()["type"] == "enter"]
-        busy = [a for a in legal if a.to_json()["type"] not in ("end_turn", "decline")]
-        pool = enter or (busy if busy and rng.below(4) else legal)
-        state.apply(pool[rng.below(len(pool))])
+        state.apply(busy_move(state, rng))
     return state
+
+
+def busy_move(state: CastellState, rng: Rng) -> Any:
+    """A random legal move, leaning towards entering festivals and doing things."""
+    legal = state.legal_actions()
+    enter = [a for a in legal if a.to_json()["type"] == "enter"]
+    busy = [a for a in legal if a.to_json()["type"] not in ("end_turn", "decline")]
+    pool = enter or (busy if busy and rng.below(4) else legal)
+    return pool[rng.below(len(pool))]
 
 
 def at_festival(n: int, seed: int, after: int = 0) -> CastellState:
@@ -167,11 +172,7 @@ def played(n: int, seed: int, moves: int = 4000) -> list[tuple[CastellState, lis
     for _ in range(moves):
         if state.is_terminal:
             break
-        legal = state.legal_actions()
-        enter = [a for a in legal if a.to_json()["type"] == "enter"]
-        busy = [a for a in legal if a.to_json()["type"] not in ("end_turn", "decline")]
-        pool = enter or (busy if busy and rng.below(4) else legal)
-        events = state.apply(pool[rng.below(len(pool))])
+        events = state.apply(busy_move(state, rng))
         out.append((state.clone(), [e.for_seat(None) for e in events]))
     return out
 
