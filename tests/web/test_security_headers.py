@@ -14,6 +14,7 @@ CSP = "Content Security Policy"
 
 def test_a_game_plays_with_no_policy_violation_and_inline_script_is_refused(browser: Any, server: Server):
     context = browser.new_context()  # not the `page` fixture: this test provokes a violation on purpose
+    context.add_init_script("localStorage.setItem('meeple:pace', 'instant')")  # the bot's moves at once
     page = context.new_page()
     console: list[str] = []
     responses: list[Any] = []
