@@ -7,6 +7,7 @@ fabricated with dummy compiled files, which the checks must distrust and never i
 from __future__ import annotations
 
 import importlib.machinery
+import importlib.util
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ import subprocess
 import sys
 import time
 import types
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -219,3 +221,34 @@ def test_a_pure_rebuild_in_place_removes_the_compiled_files_of_earlier_builds(tm
         module["built"]["file"] for module in listed.values()]
     shown = run(MODE, tree)
     assert (shown.stdout, shown.stderr) == ("compiled\n" if listed else "pure\n", "")
+
+
+def test_a_build_swapped_in_by_dev_py_is_current_at_the_times_its_build_recorded(tmp_path: Path):
+    """dev.py copies a background build's compiled files beside the sources: they are current,
+    with the times their build recorded, so the check at import compares times, hashing nothing."""
+    build, src = tmp_path / "build", tmp_path / "src"
+    for root in (build, src):
+        (root / "meeple").mkdir(parents=True)
+    source = src / "meeple" / "thing.py"
+    source.write_text("class Thing:\n    cells: list[int]\n")
+    os.utime(source, ns=(time.time_ns(), time.time_ns() - 10 * 10**9))
+    built, shared = build / "meeple" / f"thing{SUFFIX}", build / f"meeple__mypyc{SUFFIX}"
+    built.write_bytes(b"thing's shim")
+    shared.write_bytes(b"the shared library")
+    modules: dict[str, _manifest.ModuleRecord] = {
+        "meeple.thing": {"built": _manifest.record_file(built, build),
+                         "source": _manifest.record_source(source, src)[0], "classes": {}},
+        "meeple__mypyc": record(shared, None, build)}
+    _manifest.write(build / "meeple" / _manifest.FILE_NAME, modules)
+    wheel = tmp_path / "meeple-0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for path in (built, shared, build / "meeple" / _manifest.FILE_NAME):
+            archive.write(path, path.relative_to(build).as_posix())
+    spec = importlib.util.spec_from_file_location("dev_for_manifest", ROOT / "dev.py")
+    assert spec is not None and spec.loader is not None
+    dev = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dev)
+    dev.install_compiled(wheel, src)
+    assert problems(src) == []
+    for name, module in modules.items():
+        assert (src / module["built"]["file"]).stat().st_mtime_ns == module["built"]["mtime_ns"], name
