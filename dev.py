@@ -43,15 +43,15 @@ COMPILED = VENV / ".meeple-compiled"
 
 
 def build_inputs() -> list[Path]:
-    """The files an install builds from: the project's metadata and the compiled fast path's
-    sources, the C file and the modules mypyc compiles (so an edited one is rebuilt, never run
-    stale)."""
+    """The files an install builds from: the project's metadata, the build step and the manifest
+    it writes (meeple/_manifest.py), and the compiled fast path's sources, the C file and the
+    modules mypyc compiles (so an edited one is rebuilt, never run stale)."""
     import tomllib  # Python 3.11+, checked first by ensure_env
 
     with open(ROOT / "pyproject.toml", "rb") as file:
         compiled = tomllib.load(file)["tool"]["meeple"]["compiled"]
-    return [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted((ROOT / "src").rglob("*.c")),
-            *(ROOT / name for name in compiled)]
+    return [ROOT / "pyproject.toml", ROOT / "setup.py", ROOT / "src" / "meeple" / "_manifest.py",
+            *sorted((ROOT / "src").rglob("*.c")), *(ROOT / name for name in compiled)]
 
 
 def inputs_digest() -> str:
