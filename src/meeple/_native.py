@@ -15,7 +15,7 @@ import them first, so this module, run before any other part of meeple, decides:
   warning says why and how to rebuild. The choice is passed on to child processes (arena
   workers) through `MEEPLE_PURE`, so they agree without repeating the warning.
 
-Standard library only: this runs before anything else is importable.
+Standard library only (meeple._manifest is too): this runs before anything else is importable.
 """
 
 from __future__ import annotations
