@@ -1,13 +1,12 @@
 """The compiled fast path and the pure-Python code are twins: seeded games, searches and errors
-for bad input come out the same, `MEEPLE_PURE=1` really runs no compiled code, and a source
-edited since it was compiled is never run stale (meeple._native)."""
+for bad input come out the same, and `MEEPLE_PURE=1` really runs no compiled code (that no
+compiled file runs stale: test_native_manifest.py)."""
 
 from __future__ import annotations
 
 import copy
 import os
 import pickle
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -35,8 +34,8 @@ def forced_pure() -> bool:
     return os.environ.get("MEEPLE_PURE", "") not in ("", "0")
 
 
-def run(code: str, pure: bool, path: Path = SRC) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MEEPLE_PURE": "1" if pure else "0", "PYTHONPATH": str(path)}
+def run(code: str, pure: bool) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "MEEPLE_PURE": "1" if pure else "0", "PYTHONPATH": str(SRC)}
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120,
                           check=False)
 
@@ -105,8 +104,9 @@ def test_every_game_state_compiles_as_a_native_class():
 
 
 def test_both_builds_read_the_same_field_types_of_every_state():
-    """A compiled state class keeps only erased annotations; `declared_types` reads its source, so
-    the codecs and `clone` are built from the same types as in the pure build."""
+    """A compiled state class keeps only erased annotations; `declared_types` evaluates the ones
+    the build recorded from its source, so the codecs and `clone` are built from the same types as
+    in the pure build."""
     code = ("from meeple.core.registry import games, load\n"
             "from meeple.core.statefields import declared_types\n"
             "for name in games():\n"
@@ -116,34 +116,6 @@ def test_both_builds_read_the_same_field_types_of_every_state():
     assert compiled.returncode == 0, compiled.stderr
     assert "list[list[int]]" in compiled.stdout  # Triqueta's towers, not the erased `list`
     assert compiled.stdout == pure.stdout
-
-
-@pytest.fixture
-def copied_tree(tmp_path: Path) -> Path:
-    """A copy of the built source tree (compiled files and their manifest included)."""
-    copy = tmp_path / "src"
-    shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    return copy
-
-
-def test_an_edited_source_is_not_run_stale(copied_tree: Path):
-    """Editing a compiled module's .py switches the process to the pure code, with one line
-    saying how to rebuild; child processes inherit the choice."""
-    code = ("import os, meeple._native as n, meeple.ai.ismcts as m;"
-            "print(n.MODE, m.__file__.endswith('.py'), os.environ.get('MEEPLE_PURE'))")
-    assert run(code, pure=False, path=copied_tree).stdout.split() == ["compiled", "False", "0"]
-    edited = copied_tree / "meeple" / "ai" / "ismcts.py"
-    edited.write_text(edited.read_text() + "\n# edited\n")
-    shown = run(code, pure=False, path=copied_tree)
-    assert shown.stdout.split() == ["stale", "True", "1"]
-    assert shown.stderr.count("\n") == 1 and "meeple/ai/ismcts.py changed since it was compiled" in shown.stderr
-    assert "pip install -e ." in shown.stderr
-
-
-def test_a_compiled_file_no_build_recorded_counts_as_stale(copied_tree: Path):
-    (copied_tree / "meeple" / "_compiled.json").write_text("not json")
-    assert len(_native.stale_sources(copied_tree / "meeple" / "_compiled.json", copied_tree)) == len(listed_modules())
-    assert meeple.__file__  # the package itself is never compiled: it decides
 
 
 def value_objects() -> dict[str, Any]:
