@@ -120,22 +120,26 @@ class Running:
             async with table.lock:
                 if not hub.fanout.holds(table.row.id):
                     return  # another process watches this table now
-                state = table.row.clock_state
-                left = clock.left_ms(state, hub.now())
-                if left is None or not table.needs_runner:
+                left = self._time_left(table)
+                if left is None:
                     return
                 if left <= 0 and hub.fanout.shared:  # be sure the time is up: another process may have moved
                     await hub.following.look_again(table)
-                    state = table.row.clock_state
-                    left = clock.left_ms(state, hub.now())
-                    if left is None or not table.needs_runner:
+                    left = self._time_left(table)
+                    if left is None:
                         return
                 if left <= 0:
+                    state = table.row.clock_state
                     await hub.commands.replace(table, state["seat"], "timeout")
                     await self.set_clock(table, clock.run(state, None, hub.now()))
                     break
             await asyncio.sleep(min(left / 1000, 5.0))
         self.kick(table)
+
+    def _time_left(self, table: LiveTable) -> int | None:
+        """The running seat's milliseconds left, or None when no clock needs watching."""
+        left = clock.left_ms(table.row.clock_state, self.hub.now())
+        return None if left is None or not table.needs_runner else left
 
     async def set_clock(self, table: LiveTable, clock_state: dict[str, Any]) -> None:
         """Store new clocks and tell the other processes (the lock held)."""
