@@ -17,10 +17,11 @@ from meeple.core.registry import games as game_names
 from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.server.botpool import BotPool
+from meeple.server.live import LiveTable
 from meeple.server.models import CreateTable, SeatSpec
 from meeple.server.previews import SAMPLES, preview_seed, score_changes
 from meeple.server.sqlite_store import SQLiteStore
-from meeple.server.tables import Hub, LiveTable
+from meeple.server.tables import Hub
 from meeple.server.wire import legal_moves
 
 #: What the determinized world must reproduce exactly.
