@@ -9,10 +9,11 @@ reshuffles the bag.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, TypeVar
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
+from meeple.core.views import View, envelope
 from meeple.games.castell.components import FIRST_FESTIVAL_ROUND, LAST_ROUND, NUM_REGIONS, REGIONS, SEG_ALL, TILE_KINDS
 from meeple.games.castell.legality import MOVE_USED, RECRUIT_USED, SPECIAL_USED, TRAIN_USED
 from meeple.games.castell.towers.cache import tallest
@@ -24,21 +25,175 @@ if TYPE_CHECKING:
 
 S = TypeVar("S", bound="CastellState")
 
+Phase = Literal["turns", "festival"]
 #: The phases of a round as views name them (`legality.PHASE_TURNS`, `PHASE_FESTIVAL`).
-PHASES = ("turns", "festival")
+PHASES: tuple[Phase, ...] = ("turns", "festival")
+Step = Literal["move", "recruit", "train", "special"]
+#: The steps of a turn (K4, K5) by their bit in `state.used`, as views name them.
+STEPS: tuple[tuple[int, Step], ...] = (
+    (MOVE_USED, "move"), (RECRUIT_USED, "recruit"), (TRAIN_USED, "train"), (SPECIAL_USED, "special"),
+)
+#: A tower as views show it: its levels bottom to top, each the casteller sizes on it.
+Tower = list[list[int]]
 
 
-def view(state: CastellState, seat: object) -> dict[str, Any]:
+class LocalTileView(TypedDict):
+    """A local performance tile (K10): a "shape" tile asks for these level `widths`, a "skill"
+    tile for `min_levels` levels whose skill uses reach `uses` (the other kind's fields empty)."""
+
+    id: str
+    kind: str
+    stars: int
+    widths: list[int]
+    min_levels: int
+    uses: list[int]
+
+
+class Region(TypedDict):
+    """A region: its neighbours, the castellers waiting there per size, its local performance
+    tiles (None where one was claimed), and each seat's special action tokens spent there."""
+
+    id: str
+    neighbours: list[str]
+    castellers: list[int]
+    tiles: list[LocalTileView | None]
+    tokens: list[int]
+
+
+class Wheel(TypedDict):
+    """The skill wheel: the side in play, its rotation this round, its segments (a region,
+    "all" or "none"), the skill tiles around it and the tile each segment faces now."""
+
+    side: str
+    rotation: int
+    segments: list[str]
+    tiles: list[str]
+    facing: dict[str, str]
+
+
+class CalendarFestival(TypedDict):
+    id: str
+    region: str
+    sizes: list[int]
+
+
+class CalendarRound(TypedDict):
+    round: int
+    festivals: list[CalendarFestival]
+
+
+class BoardRegion(TypedDict):
+    """What a seat's player board holds for one region: tokens moved there, prizes won there
+    (values) and size tokens won there (sizes)."""
+
+    tokens: int
+    prizes: list[int]
+    size_tokens: list[int]
+
+
+class CastellPlayer(TypedDict):
+    """A seat: its pawn's region (None before it is placed), its team per casteller size, its
+    skill levels by name, special tokens in hand, its player board by region, the local tiles it
+    performed, its best festival score and its score parts (catalog names, with "total")."""
+
+    pawn: str | None
+    team: list[int]
+    skills: dict[str, int]
+    special_tokens: int
+    board: dict[str, BoardRegion]
+    performances: list[LocalTileView]
+    best_tower: int
+    score: dict[str, int]
+
+
+class Bag(TypedDict):
+    count: int
+    castellers: list[int]
+
+
+class Turn(TypedDict):
+    """The steps taken this turn, whether a Recruit may take a second casteller, and whether
+    the Special tile gave a free special action."""
+
+    used: list[Step]
+    recruit_open: bool
+    free_special: bool
+
+
+class Entry(TypedDict):
+    """A seat's entry in this round's festival `slot`, with the tower it builds."""
+
+    seat: int
+    slot: int
+    tower: Tower
+
+
+class FestivalEntries(TypedDict):
+    """This round's festival decisions: the seats still to decide, the entries so far."""
+
+    queue: list[int]
+    entries: list[Entry]
+
+
+class Entrant(TypedDict):
+    seat: int
+    tower: Tower
+    score: int
+    prize: int
+    size_tokens: list[int]
+
+
+class FestivalResult(TypedDict):
+    """A scored festival (K8, K9): who entered with what, and the size tokens nobody won."""
+
+    round: int
+    festival: str
+    region: str
+    entrants: list[Entrant]
+    discarded: list[int]
+
+
+class TowerPreview(TypedDict):
+    """The best tower the seat can build now: for a festival of this round where its pawn
+    stands (with the festival, region and score), else its tallest (those three None); `tower`
+    is None when it can build none."""
+
+    festival: str | None
+    region: str | None
+    tower: Tower | None
+    score: int | None
+
+
+class CastellView(View):
+    """A Castell view: the whole table (every seat sees the same), and in a seat's own view
+    `tower_preview`. `phase` is the part of the round being played (None once over)."""
+
+    round: int
+    phase: Phase | None
+    first_player: int
+    components: str
+    regions: list[Region]
+    roads: list[list[str]]
+    wheel: Wheel
+    calendar: list[CalendarRound]
+    players: list[CastellPlayer]
+    bag: Bag
+    turn: Turn
+    festival: FestivalEntries
+    results: list[FestivalResult]
+    tower_preview: NotRequired[TowerPreview]
+
+
+def view(state: CastellState, seat: object) -> CastellView:
     """Everything `seat` may see (None: a spectator), JSON-safe."""
     seat = check_seat(state, seat)
-    data = _public(state)
-    data["you"] = seat
+    data = _public(state, seat)
     if seat is not None:
         data["tower_preview"] = tower_preview(state, seat)
     return data
 
 
-def tower_preview(state: CastellState, seat: int) -> dict[str, Any]:
+def tower_preview(state: CastellState, seat: int) -> TowerPreview:
     """The best tower `seat` can build now: for a festival of this round in the pawn's region
     (K8, with its score), else the tallest (K6). `tower` is None when there is none."""
     team, skills = tuple(state.teams[seat]), tuple(state.skills[seat])
@@ -55,18 +210,17 @@ def tower_preview(state: CastellState, seat: int) -> dict[str, Any]:
     return {"festival": None, "region": None, "tower": shown, "score": None}
 
 
-def _public(state: CastellState) -> dict[str, Any]:
-    """The whole table, as every seat and spectators see it."""
+def _public(state: CastellState, seat: int | None) -> CastellView:
+    """The whole table, as every seat and spectators see it, in `seat`'s envelope."""
     components = state.components
     n = state.num_players
     tiles = components.local_tiles
     breakdown = state.score_breakdown()
     side = state.options["wheel"]
     return {
-        "game": "castell",
+        **envelope(state, seat),
         "round": state.round,
-        "phase": "over" if state.over else PHASES[state.phase],
-        "current_player": state.current_player,
+        "phase": None if state.over else PHASES[state.phase],
         "first_player": state.first,
         "components": components.sha256,
         "regions": [
@@ -79,7 +233,7 @@ def _public(state: CastellState) -> dict[str, Any]:
             }
             for r in range(NUM_REGIONS)
         ],
-        "roads": [[REGIONS[a], REGIONS[b], style] for a, b, style in components.roads],
+        "roads": [[REGIONS[a], REGIONS[b], style] for a, b, style in components.roads],  # a, b, road style
         "wheel": {
             "side": side,
             "rotation": (state.round - 1) % 8,
@@ -118,8 +272,7 @@ def _public(state: CastellState) -> dict[str, Any]:
         ],
         "bag": {"count": len(state.bag), "castellers": state.bag_counts()[1:]},
         "turn": {
-            "used": [name for bit, name in ((MOVE_USED, "move"), (RECRUIT_USED, "recruit"),
-                                             (TRAIN_USED, "train"), (SPECIAL_USED, "special")) if state.used & bit],
+            "used": [name for bit, name in STEPS if state.used & bit],
             "recruit_open": state.recruit_open,
             "free_special": state.free_special,
         },
@@ -128,7 +281,6 @@ def _public(state: CastellState) -> dict[str, Any]:
             "entries": [{"seat": s, "slot": slot, "tower": [list(v) for v in t]} for s, slot, t in state.entries],
         },
         "results": state.results,
-        "winners": state.winners(),
     }
 
 
@@ -145,7 +297,7 @@ def _segment_name(code: int) -> str:
     return "all" if code == SEG_ALL else "none" if code < 0 else REGIONS[code]
 
 
-def _tile_json(tile: LocalTile) -> dict[str, Any]:
+def _tile_json(tile: LocalTile) -> LocalTileView:
     return {
         "id": tile.id, "kind": tile.kind, "stars": tile.stars, "widths": list(tile.widths),
         "min_levels": tile.min_levels, "uses": list(tile.uses),

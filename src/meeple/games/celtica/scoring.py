@@ -8,6 +8,7 @@ the next largest, and so on.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypedDict
 
 from meeple.games.celtica.components import COPIES_PER_PART
 
@@ -53,7 +54,16 @@ def ranking(all_counts: Sequence[Sequence[int]]) -> list[list[int]]:
     return [[seat for seat, key in enumerate(keys) if key == best] for best in order]
 
 
-def breakdown(counts: Sequence[int]) -> dict[str, object]:
+class Amulets(TypedDict):
+    """A seat's score breakdown: complete amulets (its score, C12), the sizes of the incomplete
+    ones (largest first, the tie-break), and its parts by type."""
+
+    complete: int
+    incomplete: list[int]
+    parts: list[int]
+
+
+def breakdown(counts: Sequence[int]) -> Amulets:
     """The per-player score breakdown: complete amulets, incomplete sizes, parts by type."""
     return {
         "complete": complete_amulets(counts),

@@ -8,13 +8,14 @@ cult-site card (C8) but not its colour.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
+from meeple.core.views import View, envelope
 from meeple.games.celtica import scoring
 from meeple.games.celtica.components import COLOURS, NUM_COLOURS
-from meeple.games.celtica.phases import OVER_NAME, PHASES
+from meeple.games.celtica.phases import PHASES, Phase
 
 if TYPE_CHECKING:
     from meeple.games.celtica.state import CelticaState
@@ -24,13 +25,60 @@ S = TypeVar("S", bound="CelticaState")
 RANGE_C = range(NUM_COLOURS)
 
 
-def view(s: CelticaState, player: object) -> dict[str, Any]:
+class Location(TypedDict):
+    """A place on the druids' path: its kind ("village", "ruin", ...) and its number (parts
+    taken or given up there, else 0)."""
+
+    kind: str
+    number: int
+
+
+class CelticaPlayer(TypedDict):
+    """A seat as the view shows it: its parts per type, hand sizes, whether it owes a cult-site
+    card, its amulets; in its own view only, its cards per colour and the colour it owes."""
+
+    parts: list[int]
+    druid_cards: int
+    experience_cards: int
+    owes_card: bool
+    amulets: scoring.Amulets
+    hand: NotRequired[list[int]]
+    experience: NotRequired[list[int]]
+    must_play: NotRequired[str | None]
+
+
+class CelticaView(View):
+    """A Celtica view: the path (`board`) and where each druid stands on it (by colour), the
+    display and discards per type or colour, pile sizes, the seats; `phase` is the decision
+    pending (None once over), `pending` the parts still to take or give up this turn."""
+
+    board: list[Location]
+    provenance: str
+    druids: list[int]
+    display: list[int]
+    supply: int
+    part_discards: list[int]
+    druid_deck: int
+    druid_discards: list[int]
+    experience_deck: int
+    experience_discards: list[int]
+    players: list[CelticaPlayer]
+    phase: Phase | None
+    pending: int
+    round: int
+    final_round: bool
+    ender: int | None
+    end_reason: str | None
+    end_queue: list[int]
+
+
+def view(s: CelticaState, player: object) -> CelticaView:
     """Everything `player` may see (None: a spectator): public components, hand sizes, who owes
     a cult-site card, and only that seat's own hand and owed colour."""
     player = check_seat(s, player)
     players = []
     for seat in range(s.num_players):
-        entry: dict[str, Any] = {
+        entry: CelticaPlayer = {
             "parts": list(s.parts[seat]),
             "druid_cards": s.cards_held[seat],
             "experience_cards": s.experience_held[seat],
@@ -42,10 +90,10 @@ def view(s: CelticaState, player: object) -> dict[str, Any]:
             entry["experience"] = list(s.experience[seat])
             entry["must_play"] = COLOURS[s.owed_colour[seat]] if s.owed_colour[seat] >= 0 else None
         players.append(entry)
+    board = s.board
     return {
-        "game": "celtica",
-        "seat": player,
-        "board": s.board.to_json(),
+        **envelope(s, player),
+        "board": [{"kind": kind, "number": number} for kind, number in zip(board.kinds, board.numbers)],
         "provenance": s.board.provenance,
         "druids": list(s.druids),
         "display": list(s.display),
@@ -56,15 +104,13 @@ def view(s: CelticaState, player: object) -> dict[str, Any]:
         "experience_deck": len(s.experience_deck),
         "experience_discards": list(s.experience_discards),
         "players": players,
-        "phase": OVER_NAME if s.over else PHASES[s.phase],
-        "current_player": s.current_player,
+        "phase": None if s.over else PHASES[s.phase],
         "pending": s.pending,
         "round": s.round,
         "final_round": s.final_round,
         "ender": s.ender if s.ender >= 0 else None,
         "end_reason": s.end_reason or None,
         "end_queue": list(s.end_queue),
-        "winners": s.winners(),
     }
 
 

@@ -7,10 +7,11 @@ else the observer cannot see.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, TypeVar, cast
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
+from meeple.core.views import View, envelope
 from meeple.games.triominos.components import NAME, shown
 from meeple.games.triominos.geometry import UP, cell_xyd
 from meeple.games.triominos.placements import Board
@@ -20,34 +21,116 @@ if TYPE_CHECKING:
 
 S = TypeVar("S", bound="TriominosState")
 
+Direction = Literal["up", "down"]
 
-def view(state: TriominosState, seat: object) -> dict[str, Any]:
+
+class Cell(TypedDict):
+    """A triangle of the lattice: its position and which way it points."""
+
+    x: int
+    y: int
+    dir: Direction
+
+
+class PlacedTile(Cell):
+    """A tile on the board, in placement order: its name ("1-2-5"), its rotation and the numbers
+    at its corners (clockwise from the cell's first lattice point)."""
+
+    tile: str
+    rot: int
+    corners: list[int]
+
+
+class OpeningDraw(TypedDict):
+    """One tile drawn to decide who opens the round (M8)."""
+
+    seat: int
+    tile: str
+
+
+class RoundEnd(TypedDict):
+    """How a finished round ended: a seat went out, or every seat was blocked."""
+
+    round: int
+    end: Literal["out", "blocked"]
+    player: int | None
+
+
+class TriominosOptions(TypedDict):
+    """The rule options in play (M6 variant, M10 match)."""
+
+    drawn_tile_only: bool
+    match: bool
+    target: int
+
+
+class RoundScore(TypedDict):
+    """A seat's score parts in one round (scoring.PARTS) and their total."""
+
+    tiles: int
+    bridge: int
+    hexagon: int
+    double_hexagon: int
+    triple_hexagon: int
+    draws: int
+    no_play: int
+    going_out: int
+    opponents_racks: int
+    rack_left: int
+    total: int
+
+
+class ScoreBreakdown(RoundScore):
+    """A seat's score parts summed over the rounds, its total, and each round on its own."""
+
+    rounds: list[RoundScore]
+
+
+class TriominosView(View):
+    """A Triominos view: the board in placement order, the empty cells next to it (`open`), the
+    opening draws of each go this round, rack sizes; the seat's own `rack`, and `last_drawn` when
+    it drew this turn."""
+
+    num_players: int
+    options: TriominosOptions
+    round: int
+    draws_this_turn: int
+    pool: int
+    rack_sizes: list[int]
+    drawn_this_round: list[int]
+    board: list[PlacedTile]
+    open: list[Cell]
+    breakdown: list[ScoreBreakdown]
+    opening: list[list[OpeningDraw]]
+    opener: int
+    results: list[RoundEnd]
+    rack: NotRequired[list[str]]
+    last_drawn: NotRequired[str]
+
+
+def view(state: TriominosState, seat: object) -> TriominosView:
     """Everything `seat` may see (None: a spectator), JSON-safe."""
     seat = check_seat(state, seat)
-    board = []
+    board: list[PlacedTile] = []
     for t, c, r in state.board.history:
         x, y, d = cell_xyd(c)
-        direction = "up" if d == UP else "down"
-        board.append({"tile": NAME[t], "x": x, "y": y, "dir": direction, "rot": r, "corners": list(shown(t, r))})
-    out: dict[str, Any] = {
-        "game": "triominos",
+        board.append({"tile": NAME[t], "x": x, "y": y, "dir": _direction(d), "rot": r, "corners": list(shown(t, r))})
+    out: TriominosView = {
+        **envelope(state, seat),
         "num_players": state.num_players,
-        "seat": seat,
-        "options": dict(state.options),
+        "options": {"drawn_tile_only": state.drawn_tile_only, "match": state.match, "target": state.target},
         "round": state.round,
-        "current_player": state.current_player,
         "draws_this_turn": state.draws,
         "pool": len(state.pool),
         "rack_sizes": [len(r) for r in state.racks],
         "drawn_this_round": list(state.drawn),
         "board": board,
         "open": open_cells(state.board),
-        "scores": list(state.totals),
-        "breakdown": state.score_breakdown(),
-        "opening": [[[s, NAME[t]] for s, t in go] for go in state.opening],
+        # scoring.breakdown names its parts after scoring.PARTS, the keys RoundScore declares
+        "breakdown": cast("list[ScoreBreakdown]", state.score_breakdown()),
+        "opening": [[{"seat": s, "tile": NAME[t]} for s, t in go] for go in state.opening],
         "opener": state.opener,
-        "results": [dict(r) for r in state.results],
-        "winners": state.winners(),
+        "results": [{"round": r["round"], "end": r["end"], "player": r["player"]} for r in state.results],
     }
     if seat is not None:
         out["rack"] = [NAME[t] for t in sorted(state.racks[seat])]
@@ -56,11 +139,15 @@ def view(state: TriominosState, seat: object) -> dict[str, Any]:
     return out
 
 
-def open_cells(board: Board) -> list[list[Any]]:
-    """The empty cells next to the board as [x, y, "up"|"down"], top row first, then left to
-    right (public: they follow from the board)."""
+def open_cells(board: Board) -> list[Cell]:
+    """The empty cells next to the board, top row first, then left to right (public: they
+    follow from the board)."""
     cells = sorted((-y, 2 * x + y + d, x, y, d) for x, y, d in map(cell_xyd, board.open))
-    return [[x, y, "up" if d == UP else "down"] for _, _, x, y, d in cells]
+    return [{"x": x, "y": y, "dir": _direction(d)} for _, _, x, y, d in cells]
+
+
+def _direction(d: int) -> Direction:
+    return "up" if d == UP else "down"
 
 
 def determinize(state: S, observer: object, rng: Rng) -> S:

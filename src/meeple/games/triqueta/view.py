@@ -8,10 +8,11 @@ the observer has not seen into the places it could be.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
+from meeple.core.views import View, envelope
 from meeple.games.triqueta.components import NUM_ANIMALS, TOKENS_PER_ANIMAL, TOWERS
 
 if TYPE_CHECKING:
@@ -20,12 +21,55 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound="TriquetaState")
 
 
-def view(state: TriquetaState, seat: object) -> dict[str, Any]:
+class TriquetaPlayer(TypedDict):
+    """A seat as the view shows it: animals collected (counts per kind), how many tokens it holds
+    face down or returned, and, in its own view only, which ones."""
+
+    collection: list[int]
+    face_down_count: int
+    returned_count: int
+    out: bool
+    trees: int
+    score: int
+    face_down: NotRequired[list[int]]
+    returned: NotRequired[list[int]]
+    score_with_face_down: NotRequired[int]
+
+
+class TriquetaFinal(TypedDict):
+    """T7 for one seat at the end: the face-down tokens added to its collection, and how many
+    went back to the box."""
+
+    added: list[int]
+    boxed: int
+
+
+class TriquetaView(View):
+    """A Triqueta view: `rows` holds each row's tokens (None once taken this round); `pending`
+    and `used_kind` only in the view of the seat looking at its draw; `final` once over."""
+
+    num_players: int
+    duo: bool
+    round: int
+    rounds: int
+    rock: int
+    towers: list[int]
+    current_tower: int
+    rows: list[list[int] | None]
+    players: list[TriquetaPlayer]
+    pending_count: int
+    unseen_count: int
+    pending: NotRequired[list[int]]
+    used_kind: NotRequired[str]
+    final: NotRequired[list[TriquetaFinal]]
+
+
+def view(state: TriquetaState, seat: object) -> TriquetaView:
     """Everything `seat` may see (None: a spectator), JSON-safe."""
     seat = check_seat(state, seat)
     players = []
     for other in range(state.num_players):
-        entry: dict[str, Any] = {
+        entry: TriquetaPlayer = {
             "collection": list(state.counts[other]),
             "face_down_count": len(state.face_down[other]),
             "returned_count": len(state.returned[other]),
@@ -39,29 +83,25 @@ def view(state: TriquetaState, seat: object) -> dict[str, Any]:
             entry["score_with_face_down"] = state.points_with_face_down(other)
         players.append(entry)
     drawer_sees = seat is not None and seat == state.current and not state.over
-    out: dict[str, Any] = {
-        "game": "triqueta",
+    out: TriquetaView = {
+        **envelope(state, seat),
         "num_players": state.num_players,
         "duo": state.duo,
         "round": min(state.round, TOWERS - 1) + 1,
         "rounds": TOWERS,
-        "current_player": state.current_player,
         "rock": state.rock,
         "towers": [len(t) for t in state.towers],
         "current_tower": min(state.round, TOWERS - 1),
         "rows": [None if r is None else list(r) for r in state.rows],
         "players": players,
         "pending_count": sum(1 for t in state.pending if t >= 0),
-        "finished": state.over,  # the name saved views have always used
         "unseen_count": len(state.gone),
-        "viewer": seat,
     }
     if drawer_sees:
         out["pending"] = list(state.pending)
         out["used_kind"] = state.used_kind
-    if state.over:
-        out["final"] = state.final
-        out["winners"] = state.winners()
+    if state.final is not None:
+        out["final"] = [{"added": list(f["added"]), "boxed": f["boxed"]} for f in state.final]
     return out
 
 
