@@ -15,10 +15,10 @@ import pytest
 
 import meeple
 from meeple.core.conformance import check_envelope, random_position
-from meeple.games.castell.view import CastellView
-from meeple.games.celtica.view import CelticaView
-from meeple.games.triominos.view import TriominosView
-from meeple.games.triqueta.view import TriquetaView
+from meeple.games.castell.view_types import CastellView
+from meeple.games.celtica.view_types import CelticaView
+from meeple.games.triominos.view_types import TriominosView
+from meeple.games.triqueta.view_types import TriquetaView
 
 VIEW_TYPES: dict[str, Any] = {
     "triqueta": TriquetaView, "triominos": TriominosView, "celtica": CelticaView, "castell": CastellView,

@@ -16,7 +16,7 @@ from meeple.core.text import event_text
 from meeple.games.triqueta import heuristics
 from meeple.games.triqueta.actions import ALL_ACTIONS, KINDS
 from meeple.games.triqueta.components import ANIMALS
-from meeple.games.triqueta.view import TriquetaView
+from meeple.games.triqueta.view_types import TriquetaView
 from tests.triqueta.helpers import BEAR, GAME, OWL, draw, keep, new, set_next_draws
 
 LANGS = ("en", "zh-Hant")

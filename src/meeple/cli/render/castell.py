@@ -23,7 +23,7 @@ from meeple.core.i18n import Catalog
 from meeple.games.castell.describe import action_label, phase_key
 
 if TYPE_CHECKING:
-    from meeple.games.castell.view import CastellView, Region
+    from meeple.games.castell.view_types import CastellView, Region
 
 __all__ = ["action_label", "board", "pyramid"]
 

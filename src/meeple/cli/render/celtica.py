@@ -14,7 +14,7 @@ from meeple.core.i18n import Catalog
 from meeple.games.celtica.describe import COLOURS, FILL, KIND_FILL, PARTS, action_label, phase_name
 
 if TYPE_CHECKING:
-    from meeple.games.celtica.view import CelticaView
+    from meeple.games.celtica.view_types import CelticaView
 
 __all__ = ["action_label", "board", "svg"]
 

@@ -23,7 +23,7 @@ from meeple.games.triominos.describe import KEYS, action_label, cell_points, num
 from meeple.games.triominos.describe import corners as _corners
 
 if TYPE_CHECKING:
-    from meeple.games.triominos.view import TriominosView
+    from meeple.games.triominos.view_types import TriominosView
 
 __all__ = ["KEYS", "action_label", "ascii_board", "board", "open_keys", "svg"]
 

@@ -14,7 +14,7 @@ from meeple.core.i18n import Catalog
 from meeple.games.triqueta.describe import action_label
 
 if TYPE_CHECKING:
-    from meeple.games.triqueta.view import TriquetaView
+    from meeple.games.triqueta.view_types import TriquetaView
 
 __all__ = ["action_label", "board"]
 

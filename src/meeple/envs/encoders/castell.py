@@ -34,7 +34,7 @@ from meeple.games.castell.towers.rules import MAX_SKILL, SIZES, SKILLS
 from meeple.games.castell.towers.tiles import MAX_LEVELS
 
 if TYPE_CHECKING:
-    from meeple.games.castell.view import CastellView, LocalTileView
+    from meeple.games.castell.view_types import CastellView, LocalTileView
 
 NR = len(REGIONS)
 NS = len(SIZES)

@@ -32,7 +32,7 @@ from meeple.games.celtica.components import (
 from meeple.games.celtica.phases import END_REASONS, PHASES
 
 if TYPE_CHECKING:
-    from meeple.games.celtica.view import CelticaView, Location
+    from meeple.games.celtica.view_types import CelticaView, Location
 
 #: Location kinds in one-hot order.
 KINDS = ("start", "village", "castle", "monastery", "goal", "ruin", "cult")

@@ -19,7 +19,7 @@ import numpy as np
 from meeple.games.triominos.components import INDEX, NUM_TILES
 
 if TYPE_CHECKING:
-    from meeple.games.triominos.view import TriominosView
+    from meeple.games.triominos.view_types import TriominosView
 
 #: Anchors run over -REACH..REACH on both axes: every window cell (anchors -28..27) and point.
 REACH = 28

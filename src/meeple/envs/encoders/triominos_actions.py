@@ -25,7 +25,7 @@ from meeple.games.triominos.components import FIT, INDEX, NUM_TILES
 from meeple.games.triominos.geometry import NUM_WINDOW, UP, WINDOW_CELLS, WINDOW_INDEX, cell, cell_xyd
 
 if TYPE_CHECKING:
-    from meeple.games.triominos.view import TriominosView
+    from meeple.games.triominos.view_types import TriominosView
 
 #: Open-cell slots: the proven bound (56 tiles + 2), above the 46 seen in random play.
 MAX_OPEN = 58

@@ -26,7 +26,7 @@ from meeple.games.triqueta.components import (
 )
 
 if TYPE_CHECKING:
-    from meeple.games.triqueta.view import TriquetaView
+    from meeple.games.triqueta.view_types import TriquetaView
 
 MIN_PLAYERS = 2
 #: A duo draw returns at most one of its two tokens to the box: at most half the tokens.

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from meeple.core.i18n import Catalog
 
 if TYPE_CHECKING:
-    from meeple.games.castell.view import CalendarFestival, CastellPlayer, CastellView, LocalTileView
+    from meeple.games.castell.view_types import CalendarFestival, CastellPlayer, CastellView, LocalTileView
 
 
 def phase_key(view: CastellView) -> str:

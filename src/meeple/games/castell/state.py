@@ -48,7 +48,7 @@ from meeple.games.castell.legality import (
 from meeple.games.castell.scoring import final_breakdown, prizes, size_token_winners
 from meeple.games.castell.towers.cache import best_for_festival, needed, tower_for
 from meeple.games.castell.towers.rules import COUNTS_LEN, MAX_SKILL, SIZES, SKILLS, Tower, festival_score
-from meeple.games.castell.view import CastellView
+from meeple.games.castell.view_types import CastellView
 
 NUM_SKILLS = len(SKILLS)
 

@@ -13,7 +13,7 @@ from meeple.core.i18n import Catalog
 from meeple.games.celtica.components import COLOURS, PARTS
 
 if TYPE_CHECKING:
-    from meeple.games.celtica.view import CelticaView
+    from meeple.games.celtica.view_types import CelticaView
 
 __all__ = ["COLOURS", "FILL", "INK", "KIND_FILL", "PARTS", "action_label", "destination", "phase_name"]
 

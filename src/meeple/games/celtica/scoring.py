@@ -8,9 +8,9 @@ the next largest, and so on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypedDict
 
 from meeple.games.celtica.components import COPIES_PER_PART
+from meeple.games.celtica.view_types import Amulets
 
 #: Base of the standing value: more than the number of amulets of any one size (at most 10),
 #: so sum(BASE ** size) orders players exactly as C12 does.
@@ -52,15 +52,6 @@ def ranking(all_counts: Sequence[Sequence[int]]) -> list[list[int]]:
     keys = [standing_key(c) for c in all_counts]
     order = sorted(set(keys), reverse=True)
     return [[seat for seat, key in enumerate(keys) if key == best] for best in order]
-
-
-class Amulets(TypedDict):
-    """A seat's score breakdown: complete amulets (its score, C12), the sizes of the incomplete
-    ones (largest first, the tie-break), and its parts by type."""
-
-    complete: int
-    incomplete: list[int]
-    parts: list[int]
 
 
 def breakdown(counts: Sequence[int]) -> Amulets:

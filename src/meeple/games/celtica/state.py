@@ -61,7 +61,7 @@ from meeple.games.celtica.components import (
 )
 from meeple.games.celtica.components import CULT as CULT_SITE
 from meeple.games.celtica.phases import CULT_PHASE, END_PHASE, GIVE_PHASE, PHASES, PLAY_PHASE, TAKE_PHASE
-from meeple.games.celtica.view import CelticaView
+from meeple.games.celtica.view_types import CelticaView
 
 RANGE_C = range(NUM_COLOURS)
 RANGE_P = range(NUM_PART_TYPES)

@@ -8,14 +8,15 @@ cult-site card (C8) but not its colour.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NotRequired, TypedDict, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
-from meeple.core.views import View, envelope
+from meeple.core.views import envelope
 from meeple.games.celtica import scoring
 from meeple.games.celtica.components import COLOURS, NUM_COLOURS
-from meeple.games.celtica.phases import PHASES, Phase
+from meeple.games.celtica.phases import PHASES
+from meeple.games.celtica.view_types import CelticaPlayer, CelticaView
 
 if TYPE_CHECKING:
     from meeple.games.celtica.state import CelticaState
@@ -23,53 +24,6 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound="CelticaState")
 
 RANGE_C = range(NUM_COLOURS)
-
-
-class Location(TypedDict):
-    """A place on the druids' path: its kind ("village", "ruin", ...) and its number (parts
-    taken or given up there, else 0)."""
-
-    kind: str
-    number: int
-
-
-class CelticaPlayer(TypedDict):
-    """A seat as the view shows it: its parts per type, hand sizes, whether it owes a cult-site
-    card, its amulets; in its own view only, its cards per colour and the colour it owes."""
-
-    parts: list[int]
-    druid_cards: int
-    experience_cards: int
-    owes_card: bool
-    amulets: scoring.Amulets
-    hand: NotRequired[list[int]]
-    experience: NotRequired[list[int]]
-    must_play: NotRequired[str | None]
-
-
-class CelticaView(View):
-    """A Celtica view: the path (`board`) and where each druid stands on it (by colour), the
-    display and discards per type or colour, pile sizes, the seats; `phase` is the decision
-    pending (None once over), `pending` the parts still to take or give up this turn."""
-
-    board: list[Location]
-    provenance: str
-    druids: list[int]
-    display: list[int]
-    supply: int
-    part_discards: list[int]
-    druid_deck: int
-    druid_discards: list[int]
-    experience_deck: int
-    experience_discards: list[int]
-    players: list[CelticaPlayer]
-    phase: Phase | None
-    pending: int
-    round: int
-    final_round: bool
-    ender: int | None
-    end_reason: str | None
-    end_queue: list[int]
 
 
 def view(s: CelticaState, player: object) -> CelticaView:

@@ -21,7 +21,7 @@ from meeple.games.triominos.placements import EMPTY, Board
 from meeple.games.triominos.scoring import BONUS_NAME, BONUS_POINTS
 
 if TYPE_CHECKING:
-    from meeple.games.triominos.view import TriominosView
+    from meeple.games.triominos.view_types import TriominosView
 
 #: The letters that name open cells, in the view's reading order.
 KEYS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

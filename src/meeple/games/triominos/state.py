@@ -31,7 +31,7 @@ from meeple.games.triominos.scoring import (
     TILES,
     breakdown,
 )
-from meeple.games.triominos.view import TriominosView
+from meeple.games.triominos.view_types import TriominosView
 
 
 def rack_size(num_players: int) -> int:

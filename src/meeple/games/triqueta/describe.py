@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from meeple.core.i18n import Catalog
 
 if TYPE_CHECKING:
-    from meeple.games.triqueta.view import TriquetaView
+    from meeple.games.triqueta.view_types import TriquetaView
 
 #: Kinds of move that act on a drawn token (named in the label when the drawer's view is given).
 _ON_TOKEN = ("place", "keep", "discard")

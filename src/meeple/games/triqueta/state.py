@@ -45,7 +45,7 @@ from meeple.games.triqueta.scoring import (
     seat_points,
     with_face_down,
 )
-from meeple.games.triqueta.view import TriquetaView
+from meeple.games.triqueta.view_types import TriquetaView
 
 #: `pending` slot of a duo token already dealt with.
 USED = -1

@@ -39,7 +39,7 @@ from meeple.server.web.svg import el, move, name_label, pick, text, text_width
 from meeple.server.web.svg import svg as _svg
 
 if TYPE_CHECKING:
-    from meeple.games.castell.view import (
+    from meeple.games.castell.view_types import (
         CalendarFestival,
         CastellPlayer,
         CastellView,

@@ -40,7 +40,7 @@ from meeple.server.web.boards.celtica_art import (
 from meeple.server.web.svg import el, move, name_label, pick, svg, text, text_width
 
 if TYPE_CHECKING:
-    from meeple.games.celtica.view import CelticaPlayer, CelticaView, Location
+    from meeple.games.celtica.view_types import CelticaPlayer, CelticaView, Location
 
 WIDTH = 400
 PER_ROW = 5

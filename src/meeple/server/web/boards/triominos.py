@@ -33,7 +33,7 @@ from meeple.server.web import svg
 from meeple.server.web.svg import el
 
 if TYPE_CHECKING:
-    from meeple.games.triominos.view import PlacedTile, TriominosView
+    from meeple.games.triominos.view_types import PlacedTile, TriominosView
 
 EDGE = 64.0  # a tile's edge on the table, in drawing units
 #: The table is never drawn smaller than this many CSS px per unit (it scrolls sideways instead),

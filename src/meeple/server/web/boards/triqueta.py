@@ -25,7 +25,7 @@ from meeple.server.web.boards import triqueta_art as art
 from meeple.server.web.svg import el
 
 if TYPE_CHECKING:
-    from meeple.games.triqueta.view import TriquetaPlayer, TriquetaView
+    from meeple.games.triqueta.view_types import TriquetaPlayer, TriquetaView
 
 #: Width of every drawing's viewBox: about a phone's width in CSS pixels, so 1 unit ~ 1 px there.
 WIDTH = 360
