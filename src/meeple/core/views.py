@@ -29,14 +29,16 @@ class View(TypedDict):
     winners: list[int]
 
 
-def envelope(state: State[Any], seat: int | None) -> View:
+def envelope(state: State[Any], seat: int | None, scores: list[int] | None = None) -> View:
     """The shared part of `state.view(seat)`, for a game whose scores are public (as the four
-    games' are: their scores count only what every seat sees)."""
+    games' are: their scores count only what every seat sees). A view that works the scores out
+    anyway passes them as `scores` (they must equal `state.scores()`) rather than have them
+    counted twice."""
     return {
         "game": state.game.name,
         "seat": seat,
         "current_player": state.current_player,
         "over": state.over,
-        "scores": state.scores(),
+        "scores": state.scores() if scores is None else scores,
         "winners": state.winners(),
     }

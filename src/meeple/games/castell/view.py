@@ -68,7 +68,7 @@ def _public(state: CastellState, seat: int | None) -> CastellView:
     breakdown = state.score_breakdown()
     side = state.options["wheel"]
     return {
-        **envelope(state, seat),
+        **envelope(state, seat, [parts["total"] for parts in breakdown]),
         "round": state.round,
         "phase": None if state.over else PHASES[state.phase],
         "first_player": state.first,

@@ -30,7 +30,7 @@ def view(state: TriominosState, seat: object) -> TriominosView:
         x, y, d = cell_xyd(c)
         board.append({"tile": NAME[t], "x": x, "y": y, "dir": _direction(d), "rot": r, "corners": list(shown(t, r))})
     out: TriominosView = {
-        **envelope(state, seat),
+        **envelope(state, seat, list(state.totals)),
         "num_players": state.num_players,
         "options": {"drawn_tile_only": state.drawn_tile_only, "match": state.match, "target": state.target},
         "round": state.round,

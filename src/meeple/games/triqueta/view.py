@@ -25,6 +25,7 @@ S = TypeVar("S", bound="TriquetaState")
 def view(state: TriquetaState, seat: object) -> TriquetaView:
     """Everything `seat` may see (None: a spectator), JSON-safe."""
     seat = check_seat(state, seat)
+    scores = state.scores()
     players = []
     for other in range(state.num_players):
         entry: TriquetaPlayer = {
@@ -33,7 +34,7 @@ def view(state: TriquetaState, seat: object) -> TriquetaView:
             "returned_count": len(state.returned[other]),
             "out": state.out[other],
             "trees": state.trees[other],
-            "score": state.points(other),
+            "score": scores[other],
         }
         if other == seat:
             entry["face_down"] = sorted(state.face_down[other])
@@ -42,7 +43,7 @@ def view(state: TriquetaState, seat: object) -> TriquetaView:
         players.append(entry)
     drawer_sees = seat is not None and seat == state.current and not state.over
     out: TriquetaView = {
-        **envelope(state, seat),
+        **envelope(state, seat, scores),
         "num_players": state.num_players,
         "duo": state.duo,
         "round": min(state.round, TOWERS - 1) + 1,
