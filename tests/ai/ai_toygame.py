@@ -19,7 +19,7 @@ from meeple.core.errors import IllegalAction, RecordError
 from meeple.core.protocol import Event, Game, OptionSpec, check_action_id, winners_by_key
 from meeple.core.rng import Rng
 from meeple.core.state import State, check_observer, check_seat
-from meeple.core.views import View, envelope
+from meeple.core.views import View
 
 DECK = 16
 HAND = 3
@@ -107,7 +107,8 @@ class ToyState(State[Play]):
     def view(self, player: int | None) -> ToyView:
         seat = check_seat(self, player)
         out: ToyView = {
-            **envelope(self, seat),
+            "game": NAME, "seat": seat, "current_player": self.current_player, "over": self.over,
+            "scores": self.scores(), "winners": self.winners(),
             "hand_sizes": [len(h) for h in self.hands],
             "trick": [list(p) for p in self.trick],
             "tricks": list(self.tricks),

@@ -24,7 +24,7 @@ def canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def check_state(state: State, rng: Rng, views: bool = True) -> None:
+def check_state(state: State[Any], rng: Rng, views: bool = True) -> None:
     """Invariants of one position."""
     game = state.game
     data = state.to_json()

@@ -2,16 +2,16 @@
 
 `state.view(seat)` is a plain JSON-safe dict (it goes over the wire as it is); its type is a
 TypedDict, so mypy checks every reader's keys. Each game's view type extends `View` with its own
-fields (declared beside the code that builds it, in the game's `view.py`); generic code (the
-server, the adapters) reads only these six.
+fields (in the game's `view_types.py`); generic code (the server, the adapters) reads only these
+six. A game's `view` writes the six keys out in its dict literal rather than unpacking a shared
+one: mypy's strict checks refuse `**` into a TypedDict that has keys only some views hold (a
+seat's own rack), and the conformance check (`check_envelope`) holds every game to the meaning
+below.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypedDict
-
-if TYPE_CHECKING:
-    from meeple.core.state import State
+from typing import TypedDict
 
 
 class View(TypedDict):
@@ -28,17 +28,3 @@ class View(TypedDict):
     scores: list[int]
     winners: list[int]
 
-
-def envelope(state: State[Any], seat: int | None, scores: list[int] | None = None) -> View:
-    """The shared part of `state.view(seat)`, for a game whose scores are public (as the four
-    games' are: their scores count only what every seat sees). A view that works the scores out
-    anyway passes them as `scores` (they must equal `state.scores()`) rather than have them
-    counted twice."""
-    return {
-        "game": state.game.name,
-        "seat": seat,
-        "current_player": state.current_player,
-        "over": state.over,
-        "scores": state.scores() if scores is None else scores,
-        "winners": state.winners(),
-    }

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
-from meeple.core.views import envelope
 from meeple.games.castell.components import FIRST_FESTIVAL_ROUND, LAST_ROUND, NUM_REGIONS, REGIONS, SEG_ALL, TILE_KINDS
 from meeple.games.castell.legality import MOVE_USED, RECRUIT_USED, SPECIAL_USED, TRAIN_USED
 from meeple.games.castell.towers.cache import tallest
@@ -61,14 +60,15 @@ def tower_preview(state: CastellState, seat: int) -> TowerPreview:
 
 
 def _public(state: CastellState, seat: int | None) -> CastellView:
-    """The whole table, as every seat and spectators see it, in `seat`'s envelope."""
+    """The whole table, as every seat and spectators see it, with `seat` as the viewer."""
     components = state.components
     n = state.num_players
     tiles = components.local_tiles
     breakdown = state.score_breakdown()
     side = state.options["wheel"]
     return {
-        **envelope(state, seat, [parts["total"] for parts in breakdown]),
+        "game": state.game.name, "seat": seat, "current_player": state.current_player, "over": state.over,
+        "scores": [parts["total"] for parts in breakdown], "winners": state.winners(),
         "round": state.round,
         "phase": None if state.over else PHASES[state.phase],
         "first_player": state.first,

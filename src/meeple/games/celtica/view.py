@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
-from meeple.core.views import envelope
 from meeple.games.celtica import scoring
 from meeple.games.celtica.components import COLOURS, NUM_COLOURS
 from meeple.games.celtica.phases import PHASES
@@ -46,7 +45,8 @@ def view(s: CelticaState, player: object) -> CelticaView:
         players.append(entry)
     board = s.board
     return {
-        **envelope(s, player),
+        "game": s.game.name, "seat": player, "current_player": s.current_player, "over": s.over,
+        "scores": s.scores(), "winners": s.winners(),
         "board": [{"kind": kind, "number": number} for kind, number in zip(board.kinds, board.numbers)],
         "provenance": s.board.provenance,
         "druids": list(s.druids),

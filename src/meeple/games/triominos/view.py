@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, TypeVar, cast
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
-from meeple.core.views import envelope
 from meeple.games.triominos.components import NAME, shown
 from meeple.games.triominos.geometry import UP, cell_xyd
 from meeple.games.triominos.placements import Board
@@ -30,7 +29,8 @@ def view(state: TriominosState, seat: object) -> TriominosView:
         x, y, d = cell_xyd(c)
         board.append({"tile": NAME[t], "x": x, "y": y, "dir": _direction(d), "rot": r, "corners": list(shown(t, r))})
     out: TriominosView = {
-        **envelope(state, seat, list(state.totals)),
+        "game": state.game.name, "seat": seat, "current_player": state.current_player, "over": state.over,
+        "scores": list(state.totals), "winners": state.winners(),
         "num_players": state.num_players,
         "options": {"drawn_tile_only": state.drawn_tile_only, "match": state.match, "target": state.target},
         "round": state.round,

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, TypeVar
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
-from meeple.core.views import envelope
 from meeple.games.triqueta.components import NUM_ANIMALS, TOKENS_PER_ANIMAL, TOWERS
 from meeple.games.triqueta.view_types import TriquetaPlayer, TriquetaView
 
@@ -43,7 +42,8 @@ def view(state: TriquetaState, seat: object) -> TriquetaView:
         players.append(entry)
     drawer_sees = seat is not None and seat == state.current and not state.over
     out: TriquetaView = {
-        **envelope(state, seat, scores),
+        "game": state.game.name, "seat": seat, "current_player": state.current_player, "over": state.over,
+        "scores": scores, "winners": state.winners(),
         "num_players": state.num_players,
         "duo": state.duo,
         "round": min(state.round, TOWERS - 1) + 1,
