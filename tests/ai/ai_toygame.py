@@ -12,17 +12,28 @@ The registry name is "toytricks"; tests register it with the `toy` fixture (conf
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NotRequired, Self
 
 from meeple.core.checks import whole_in_range
 from meeple.core.errors import IllegalAction, RecordError
 from meeple.core.protocol import Event, Game, OptionSpec, check_action_id, winners_by_key
 from meeple.core.rng import Rng
 from meeple.core.state import State, check_observer, check_seat
+from meeple.core.views import View
 
 DECK = 16
 HAND = 3
 NAME = "toytricks"
+
+
+class ToyView(View):
+    hand_sizes: list[int]
+    trick: list[list[int]]
+    tricks: list[int]
+    leader: int
+    played: int
+    rest_size: int
+    hand: NotRequired[list[int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +104,11 @@ class ToyState(State[Play]):
     def winners(self) -> list[int]:
         return winners_by_key(self.tricks) if self.over else []
 
-    def view(self, player: int | None) -> dict[str, Any]:
-        check_seat(self, player)
-        out: dict[str, Any] = {
+    def view(self, player: int | None) -> ToyView:
+        seat = check_seat(self, player)
+        out: ToyView = {
+            "game": NAME, "seat": seat, "current_player": self.current_player, "over": self.over,
+            "scores": self.scores(), "winners": self.winners(),
             "hand_sizes": [len(h) for h in self.hands],
             "trick": [list(p) for p in self.trick],
             "tricks": list(self.tricks),
@@ -103,8 +116,8 @@ class ToyState(State[Play]):
             "played": self.played,
             "rest_size": len(self.rest),
         }
-        if player is not None:
-            out["hand"] = sorted(self.hands[player])
+        if seat is not None:
+            out["hand"] = sorted(self.hands[seat])
         return out
 
     def determinize(self, observer: int, rng: Rng) -> ToyState:

@@ -144,7 +144,7 @@ def test_open_cells_have_letters_matching_the_move_labels():
     view = state.view(state.current_player)
     keys = render.open_keys(view)
     assert keys and len(set(keys.values())) == len(keys)
-    assert {tuple(c) for c in view["open"]} == set(keys)
+    assert {(c["x"], c["y"], c["dir"]) for c in view["open"]} == set(keys)
     drawing = "".join(ch for row in render.ascii_board(view) for ch, _ in row)
     for action in state.legal_actions():
         data = action.to_json()

@@ -13,6 +13,7 @@ from rich.table import Table
 from meeple.core.errors import OptionError
 from meeple.core.i18n import Catalog
 from meeple.core.state import State
+from meeple.core.views import View
 
 
 def renderer(game_name: str) -> ModuleType:
@@ -26,7 +27,7 @@ def catalog(game_name: str, lang: str) -> Catalog:
     return Catalog(["meeple.cli", f"meeple.games.{game_name}"], lang)
 
 
-def action_label(module: ModuleType, action_json: dict[str, Any], cat: Catalog, view: dict[str, Any]) -> str:
+def action_label(module: ModuleType, action_json: dict[str, Any], cat: Catalog, view: View) -> str:
     """A move's label; renderers may take the viewer's `view` for context."""
     func = module.action_label
     if "view" in inspect.signature(func).parameters:

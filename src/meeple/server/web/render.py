@@ -18,6 +18,7 @@ from typing import Any
 
 from meeple.core.i18n import Catalog
 from meeple.core.text import event_json_text
+from meeple.core.views import View
 from meeple.server.web.boards import board_for, prompt_for, standings_for
 from meeple.server.web.svg import el, move, text
 
@@ -29,7 +30,7 @@ def catalog(game: str, lang: str) -> Catalog:
     return Catalog(["meeple.server.web", f"meeple.games.{game}"], lang)
 
 
-def _label(game: str, action: dict[str, Any], cat: Catalog, view: dict[str, Any]) -> str:
+def _label(game: str, action: dict[str, Any], cat: Catalog, view: View) -> str:
     describe = importlib.import_module(f"meeple.games.{game}.describe")
     label: str = describe.action_label(action, cat, view=view)
     return label
