@@ -24,7 +24,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from meeple.core.errors import DataError
-from meeple.core.registry import games, load
+from meeple.core.registry import game_names, load
 from meeple.server.botpool import BotPool
 from meeple.server.collector import collect_now_and_then
 from meeple.server.config import ServerConfig
@@ -149,7 +149,7 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     @app.get("/api/games", response_model=list[GameInfo], summary="The games and their rule options")
     async def list_games() -> list[GameInfo]:
         out = []
-        for name in games():
+        for name in game_names():
             game = load(name)
             out.append(GameInfo(
                 name=name, title=game.title, min_players=game.min_players, max_players=game.max_players,

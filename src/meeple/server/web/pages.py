@@ -16,7 +16,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from meeple.core.i18n import Catalog
 from meeple.core.protocol import OptionSpec
-from meeple.core.registry import games, load
+from meeple.core.registry import game_names, load
 from meeple.server.bots import OFFERED
 from meeple.server.datasets import DataSets
 from meeple.server.models import TableInfo, UrlWhole
@@ -65,7 +65,7 @@ def _option(spec: OptionSpec, choices: list[Any], cat: Catalog) -> dict[str, Any
 
 def _games(lang: str, datasets: DataSets) -> list[dict[str, Any]]:
     out = []
-    for name in games():
+    for name in game_names():
         game = load(name)
         cat = catalog(name, lang)
         choices = {s.name: datasets.choices(name, s) for s in game.option_specs}
