@@ -24,7 +24,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from meeple.core.errors import DataError
-from meeple.core.registry import game_names, load
+from meeple.core.registry import usable_games
 from meeple.server.botpool import BotPool
 from meeple.server.collector import collect_now_and_then
 from meeple.server.config import ServerConfig
@@ -149,12 +149,11 @@ def create_app(store: Store, bots: BotPool | None = None, config: ServerConfig |
     @app.get("/api/games", response_model=list[GameInfo], summary="The games and their rule options")
     async def list_games() -> list[GameInfo]:
         out = []
-        for name in game_names():
-            game = load(name)
+        for game in usable_games():
             out.append(GameInfo(
-                name=name, title=game.title, min_players=game.min_players, max_players=game.max_players,
+                name=game.name, title=game.title, min_players=game.min_players, max_players=game.max_players,
                 options=[{"name": s.name, "default": s.default, "help": s.help,
-                          "choices": hub.datasets.choices(name, s)} for s in game.option_specs],
+                          "choices": hub.datasets.choices(game.name, s)} for s in game.option_specs],
             ))
         return out
 
