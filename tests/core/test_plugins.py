@@ -9,14 +9,15 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import meeple
-from meeple.ai.heuristics import Heuristics
-from meeple.cli.render import TerminalRenderer
+from meeple.ai.heuristics import Heuristics, heuristics_of
+from meeple.cli.render import TerminalRenderer, renderer
 from meeple.core import registry
 from meeple.core.errors import OptionError, RecordError
 from meeple.core.i18n import Catalog
@@ -24,8 +25,9 @@ from meeple.core.plugin import GameInfo, Part, PluginError, PluginWarning
 from meeple.core.protocol import Game
 from meeple.core.record import GameRecord
 from meeple.core.rng import Rng
-from meeple.envs.spaces import Encoder
-from meeple.server.web.boards import WebBoard
+from meeple.envs.spaces import Encoder, encoder
+from meeple.server.web.boards import WebBoard, web_board
+from tests.ai import ai_toygame
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = registry.game_names()
@@ -146,6 +148,26 @@ def test_a_registered_game_stands_in_for_its_name_until_unregistered():
             "toytricks": "tests.ai.ai_toygame:PLUGIN"}
     with pytest.raises(OptionError, match="no game 'toytricks'"):
         meeple.load("toytricks")
+
+
+#: The toy game with parts that are not what their consumers need.
+MISSHAPEN = replace(ai_toygame.PLUGIN, heuristics="meeple.core.errors", terminal="tests.ai.ai_toygame",
+                    board="tests.ai.ai_toygame", encoder="tests.core.no_such_module")
+
+
+def test_a_part_of_the_wrong_shape_is_one_error_naming_the_plugin_and_part():
+    with registry.registered("toytricks", "tests.core.test_plugins:MISSHAPEN"):
+        game = meeple.load("toytricks")
+        with pytest.raises(PluginError, match=r"'toytricks': its heuristics 'meeple.core.errors' does not provide "
+                                              r"choose\(state, rng\)"):
+            heuristics_of(game)
+        with pytest.raises(PluginError, match=r"its terminal 'tests\.ai\.ai_toygame' does not provide board"):
+            renderer("toytricks")
+        with pytest.raises(PluginError, match=r"its board 'tests\.ai\.ai_toygame' does not provide board"):
+            web_board("toytricks")
+        with pytest.raises(PluginError, match=r"its encoder 'tests.core.no_such_module' cannot be loaded "
+                                              r"\(ModuleNotFoundError"):
+            encoder(game)
 
 
 def test_records_carry_the_rules_version_and_refuse_another():

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from meeple.core.errors import OptionError
 from meeple.core.i18n import Catalog
-from meeple.core.plugin import wrong_part
+from meeple.core.plugin import GamePlugin, wrong_part
 from meeple.core.registry import game_plugin
 from meeple.core.state import State
 
@@ -34,10 +34,13 @@ class SvgRenderer(Protocol):
         """The spectator's `view` as a whole SVG document."""
 
 
-@cache
 def renderer(game_name: str) -> TerminalRenderer:
     """The game's terminal renderer, checked; OptionError when its plugin names none."""
-    game = game_plugin(game_name)
+    return _renderer(game_plugin(game_name))
+
+
+@cache
+def _renderer(game: GamePlugin) -> TerminalRenderer:
     found = game.part("terminal")
     if found is None:
         raise OptionError(f"{game.info.title} has no terminal renderer")

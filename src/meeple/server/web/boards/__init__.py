@@ -28,7 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from meeple.core.errors import OptionError
 from meeple.core.i18n import Catalog
-from meeple.core.plugin import wrong_part
+from meeple.core.plugin import GamePlugin, wrong_part
 from meeple.core.registry import game_plugin
 
 View = dict[str, Any]
@@ -53,10 +53,13 @@ class WebBoard(Protocol):
         """Each seat's running standing in a few words."""
 
 
-@cache
 def web_board(game: str) -> WebBoard:
     """The game's web board, checked; OptionError when its plugin names none."""
-    found_plugin = game_plugin(game)
+    return _web_board(game_plugin(game))
+
+
+@cache
+def _web_board(found_plugin: GamePlugin) -> WebBoard:
     found = found_plugin.part("board")
     if found is None:
         raise OptionError(f"{found_plugin.info.title} has no web board")
