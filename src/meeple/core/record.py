@@ -62,7 +62,7 @@ class GameRecord:
     def add(self, action: Action) -> None:
         self.actions.append(action.to_json())
 
-    def replay(self, on_step: Callable[[int, Action, State], None] | None = None) -> State:
+    def replay(self, on_step: Callable[[int, Action, State[Any]], None] | None = None) -> State[Any]:
         """The final state; raises RecordError naming the first bad action."""
         state = self.new_state()
         game = state.game

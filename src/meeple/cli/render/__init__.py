@@ -59,7 +59,7 @@ def action_label(game_name: str, action_json: dict[str, Any], cat: Catalog, view
     return game_plugin(game_name).text().action_label(action_json, cat, view=view)
 
 
-def breakdown_table(state: State, cat: Catalog) -> Table:
+def breakdown_table(state: State[Any], cat: Catalog) -> Table:
     """The per-seat score breakdown as a table (numeric parts only, in the game's order)."""
     rows = state.score_breakdown()
     winners = set(state.winners())
