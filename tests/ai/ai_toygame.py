@@ -4,18 +4,20 @@ It lets the ISMCTS bot and the arena be tested without any real game: 2-4 player
 `HAND` cards from a deck of 1..DECK; the leader plays a card, the others follow in turn, the
 highest card takes the trick and leads the next one. After `HAND` tricks the most tricks win
 (ties share). Hands and the undealt rest are hidden; played cards are public. Its module doubles
-as its heuristics module (`choose` is a sensible greedy policy, `evaluate` a rough estimate).
+as its heuristics (`choose` is a sensible greedy policy, `evaluate` a rough estimate).
 
-The registry name is "toytricks"; tests register it with the `toy` fixture (conftest.py).
+Its plugin is `PLUGIN`, named "toytricks"; tests register it with the `toy` fixture (conftest.py).
+`PLAIN_PLUGIN` is the same game without heuristics ("toyplain").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, NotRequired, Self
+from dataclasses import dataclass, replace
+from typing import Any, NotRequired, Self
 
 from meeple.core.checks import whole_in_range
 from meeple.core.errors import IllegalAction, RecordError
+from meeple.core.plugin import GameInfo, GamePlugin
 from meeple.core.protocol import Event, Game, OptionSpec, check_action_id, winners_by_key
 from meeple.core.rng import Rng
 from meeple.core.state import State, check_observer, check_seat
@@ -146,17 +148,16 @@ class ToyState(State[Play]):
             raise RecordError("hands, rest, trick: every card must be in one place")
 
 
-class ToyGame(Game[ToyState, Play]):
-    name = NAME
-    title = "Toy Tricks"
-    min_players = 2
-    max_players = 4
-    heuristics_module: ClassVar[str | None] = "tests.ai.ai_toygame"
-    option_specs = (OptionSpec("hand", HAND, "cards dealt to each player", choices=(1, 2, 3, 4)),)
-    state_class = ToyState
+INFO = GameInfo(
+    name=NAME, title="Toy Tricks", min_players=2, max_players=4, num_actions=DECK, max_game_length=4 * 4,
+    chance="sampled", information="imperfect", rules_version="1",
+    options=(OptionSpec("hand", HAND, "cards dealt to each player", choices=(1, 2, 3, 4)),),
+)
 
-    def num_actions(self, num_players: int, **options: Any) -> int:
-        return DECK
+
+class ToyGame(Game[ToyState, Play]):
+    info = INFO
+    state_class = ToyState
 
     def action_from_json(self, obj: Any) -> Play:
         if not isinstance(obj, dict) or obj.get("type") != "play":
@@ -164,7 +165,22 @@ class ToyGame(Game[ToyState, Play]):
         return Play(whole_in_range(obj.get("card"), 1, DECK, "card"))
 
 
-# -- heuristics (this module is the game's heuristics module) ---------------------------------
+class PlainGame(ToyGame):
+    """The toy game under another name, for a plugin without heuristics."""
+
+    info = replace(INFO, name="toyplain")
+
+
+PLUGIN = GamePlugin(rules=ToyGame, describe="tests.ai.ai_toygame", catalogs=(), heuristics="tests.ai.ai_toygame")
+PLAIN_PLUGIN = GamePlugin(rules=PlainGame, describe="tests.ai.ai_toygame", catalogs=())
+
+
+def action_label(action_json: dict[str, Any], cat: Any, view: Any = None) -> str:
+    """A move in words (no catalog: the toy game has none)."""
+    return f"play {action_json['card']}"
+
+
+# -- heuristics (this module is the game's heuristics) ---------------------------------------
 
 
 def choose(state: ToyState, rng: Rng) -> Play:

@@ -88,8 +88,8 @@ def test_every_game_state_compiles_as_a_native_class():
     """Native classes (typed C attributes) are what the speed goals rest on; a decorator or a
     dataclass on a state class would silently make it an ordinary, several times slower one.
     A native class refuses `object.__new__`; the pure class of the same name accepts it."""
-    code = ("from meeple.core.registry import games, load\n"
-            "for name in games():\n"
+    code = ("from meeple.core.registry import game_names, load\n"
+            "for name in game_names():\n"
             "    cls = load(name).state_class\n"
             "    try:\n"
             "        object.__new__(cls)\n"
@@ -98,7 +98,7 @@ def test_every_game_state_compiles_as_a_native_class():
             "        print(name, 'native')")
     compiled, pure = run(code, pure=False), run(code, pure=True)
     assert compiled.returncode == 0 and pure.returncode == 0, compiled.stderr + pure.stderr
-    names = sorted(meeple.games())
+    names = sorted(meeple.game_names())
     assert compiled.stdout.split() == [word for name in names for word in (name, "native")]
     assert pure.stdout.split() == [word for name in names for word in (name, "ordinary")]
 
@@ -107,9 +107,9 @@ def test_both_builds_read_the_same_field_types_of_every_state():
     """A compiled state class keeps only erased annotations; `declared_types` evaluates the ones
     the build recorded from its source, so the codecs and `clone` are built from the same types as
     in the pure build."""
-    code = ("from meeple.core.registry import games, load\n"
+    code = ("from meeple.core.registry import game_names, load\n"
             "from meeple.core.statefields import declared_types\n"
-            "for name in games():\n"
+            "for name in game_names():\n"
             "    cls = load(name).state_class\n"
             "    print(name, cls.__module__, sorted((k, repr(v)) for k, v in declared_types(cls).items()))")
     compiled, pure = run(code, pure=False), run(code, pure=True)
@@ -131,7 +131,7 @@ def value_objects() -> dict[str, Any]:
         "SearchStats": SearchStats(iterations=3, seconds=0.5),
         "LocalTile": load_local_tiles()[0],
     }
-    for name in meeple.games():
+    for name in meeple.game_names():
         objects[f"{name} state"] = meeple.load(name).new_game(2, seed=4)
     return objects
 

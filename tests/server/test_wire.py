@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from meeple.core.conformance import canonical
-from meeple.core.registry import games as game_names
+from meeple.core.registry import game_names
 from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.server.botpool import BotPool

@@ -13,8 +13,8 @@ The bot never reads hidden information: it touches the real state only to call
 depends only on its view and its seed, provided the game's `determinize` does (tests check it).
 
 Policies are pluggable per game: rollouts are uniformly random or follow the game's greedy
-heuristic (`heuristics(game).choose`, optionally with random moves mixed in), and a rollout may
-stop after `cutoff` plies and score the position with `heuristics(game).evaluate(state)`.
+heuristic (`heuristics_of(game).choose`, optionally with random moves mixed in), and a rollout may
+stop after `cutoff` plies and score the position with `heuristics_of(game).evaluate(state)`.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from meeple.ai.bots import Bot, register_bot
+from meeple.ai.heuristics import heuristics_of
 from meeple.core.errors import OptionError
 from meeple.core.observation import Observation
 from meeple.core.protocol import Action, SearchTuning
-from meeple.core.registry import heuristics, load
+from meeple.core.registry import load
 from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.core.values import rebuild_by_fields
@@ -168,8 +169,8 @@ class ISMCTSBot(Bot):
 
     @staticmethod
     def _greedy(seen: Observation[Any]) -> Callable[[State, Rng], Action]:
-        module = heuristics(seen.game)
-        if module is None or not hasattr(module, "choose"):
+        module = heuristics_of(seen.game)
+        if module is None:
             raise OptionError(f"{seen.game.title} has no greedy heuristic for an ISMCTS greedy_margin")
         choose: Callable[[State, Rng], Action] = module.choose
         return choose
@@ -297,15 +298,16 @@ class _Policy:
             self.cutoff = seat_cutoff(config.cutoff, players)
         self.epsilon = config.epsilon
         self.score_weight = config.score_weight
-        module = heuristics(game)
         self.choose: Callable[[State, Rng], Action] | None = None
         self.evaluate: Callable[[State], list[float]] | None = None
         if config.rollout == "greedy":
-            if module is None or not hasattr(module, "choose"):
+            module = heuristics_of(game)
+            if module is None:
                 raise OptionError(f"{game.title} has no greedy heuristic for ISMCTS rollouts")
             self.choose = module.choose
         if config.cutoff is not None:
-            if module is None or not hasattr(module, "evaluate"):
+            module = heuristics_of(game)
+            if module is None:
                 raise OptionError(f"{game.title} has no evaluate() for an ISMCTS cut-off")
             self.evaluate = module.evaluate
 

@@ -50,7 +50,7 @@ def check_state(state: State[Any], rng: Rng, views: bool = True) -> None:
         assert legal, "a running game must offer a legal action"
         ids = state.legal_action_ids()
         assert len(set(ids)) == len(ids), "two legal actions share an id"
-        n = game.num_actions(state.num_players, **state.options)
+        n = game.info.num_actions
         assert all(0 <= i < n for i in ids), "action id out of range"
         for action, action_id in zip(legal, ids):
             assert state.action_id(action) == action_id

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from meeple.core.registry import games, load
+from meeple.core.registry import usable_games
 from meeple.server.inbound import StrictRoute
 from meeple.server.limits import Limits, client_key
 from meeple.server.live import LiveTable
@@ -33,12 +33,11 @@ def router(hub: Hub, limits: Limits) -> APIRouter:
     @api.get("/api/games", response_model=list[GameInfo], summary="The games and their rule options")
     async def list_games() -> list[GameInfo]:
         out = []
-        for name in games():
-            game = load(name)
+        for game in usable_games():
             out.append(GameInfo(
-                name=name, title=game.title, min_players=game.min_players, max_players=game.max_players,
+                name=game.name, title=game.title, min_players=game.min_players, max_players=game.max_players,
                 options=[{"name": s.name, "default": s.default, "help": s.help,
-                          "choices": hub.datasets.choices(name, s)} for s in game.option_specs],
+                          "choices": hub.datasets.choices(game.name, s)} for s in game.option_specs],
             ))
         return out
 
