@@ -154,7 +154,7 @@ class RayBackend(Backend):
                 raise OptionError(f"--address {address}: cannot join the Ray cluster there: {_why(exc)}") from None
             owned = True
         if workers is None:
-            workers = int(ray.cluster_resources().get("CPU", 1))
+            workers = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]  # Ray leaves it untyped
         return cls(ray, max(1, min(workers, games)), owned)
 
     def run(self, play: Callable[..., T], tasks: Sequence[Task]) -> Generator[T, None, None]:

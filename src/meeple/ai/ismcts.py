@@ -168,11 +168,11 @@ class ISMCTSBot(Bot):
         return by_id[best]
 
     @staticmethod
-    def _greedy(seen: Observation[Any]) -> Callable[[State, Rng], Action]:
+    def _greedy(seen: Observation[Any]) -> Callable[[State[Any], Rng], Action]:
         module = heuristics_of(seen.game)
         if module is None:
             raise OptionError(f"{seen.game.title} has no greedy heuristic for an ISMCTS greedy_margin")
-        choose: Callable[[State, Rng], Action] = module.choose
+        choose: Callable[[State[Any], Rng], Action] = module.choose
         return choose
 
     # -- search --------------------------------------------------------------------------------
@@ -196,7 +196,7 @@ class ISMCTSBot(Bot):
                 gc.collect(1)
                 gc.enable()
 
-    def _search(self, state: State, rng: Rng, start: float) -> SearchStats:
+    def _search(self, state: State[Any], rng: Rng, start: float) -> SearchStats:
         config = self.config
         me = state.current_player
         if me is None:
@@ -230,7 +230,7 @@ class ISMCTSBot(Bot):
         self.last = stats
         return stats
 
-    def _iterate(self, root: _Node, s: State, rng: Rng, policy: _Policy, hard: float) -> None:
+    def _iterate(self, root: _Node, s: State[Any], rng: Rng, policy: _Policy, hard: float) -> None:
         """One iteration on the determinization `s`: select, expand, play out, back up."""
         node = root
         path = [root]
@@ -298,8 +298,8 @@ class _Policy:
             self.cutoff = seat_cutoff(config.cutoff, players)
         self.epsilon = config.epsilon
         self.score_weight = config.score_weight
-        self.choose: Callable[[State, Rng], Action] | None = None
-        self.evaluate: Callable[[State], list[float]] | None = None
+        self.choose: Callable[[State[Any], Rng], Action] | None = None
+        self.evaluate: Callable[[State[Any]], list[float]] | None = None
         if config.rollout == "greedy":
             module = heuristics_of(game)
             if module is None:
@@ -311,7 +311,7 @@ class _Policy:
                 raise OptionError(f"{game.title} has no evaluate() for an ISMCTS cut-off")
             self.evaluate = module.evaluate
 
-    def playout(self, s: State, hard: float) -> list[float]:
+    def playout(self, s: State[Any], hard: float) -> list[float]:
         rng = self.rng
         choose = self.choose
         epsilon = self.epsilon
@@ -332,7 +332,7 @@ class _Policy:
                 raise _Abort
         return self.reward(s)
 
-    def reward(self, s: State) -> list[float]:
+    def reward(self, s: State[Any]) -> list[float]:
         wins = s.rewards()
         weight = self.score_weight
         if not weight:
@@ -433,7 +433,8 @@ register_bot("ismcts", _GameTunedBot)
 # -- performance ---------------------------------------------------------------------------------
 
 
-def bench_ismcts(game_name: str, players: int, seconds: float, seed: int, level: str | None = None) -> dict:
+def bench_ismcts(game_name: str, players: int, seconds: float, seed: int,
+                 level: str | None = None) -> dict[str, Any]:
     """Search the opening position of a seeded game for `seconds`; iterations per second is
     the figure that decides how strong a level can be within a person's patience."""
     game = load(game_name)
