@@ -17,6 +17,7 @@ import pytest
 
 import meeple
 from meeple.ai.heuristics import Heuristics, heuristics_of
+from meeple.boards import WebBoard, web_board
 from meeple.cli.render import TerminalRenderer, renderer
 from meeple.core import registry
 from meeple.core.errors import OptionError, RecordError
@@ -26,7 +27,6 @@ from meeple.core.protocol import Game
 from meeple.core.record import GameRecord
 from meeple.core.rng import Rng
 from meeple.envs.spaces import Encoder, encoder
-from meeple.server.web.boards import WebBoard, web_board
 from tests.ai import ai_toygame
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""Highcard on the table page (a `meeple.server.web.boards.WebBoard`)."""
+"""Highcard on the table page (a `meeple.boards.WebBoard`)."""
 
 from __future__ import annotations
 

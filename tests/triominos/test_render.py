@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import io
-import re
 import tomllib
 from importlib import resources
 
-import cairosvg
 import pytest
-from PIL import Image
 from rich.console import Console
 
 from meeple.cli.render import triominos as render
@@ -117,27 +113,6 @@ def test_board_hides_other_racks():
     assert "牌架" in out
     for t in state.racks[0]:
         assert NAME[t] not in out
-
-
-def test_svg_renders_to_a_non_blank_png():
-    state, _ = played(moves=40)
-    svg = render.svg(state.view(None), catalog("en"))
-    assert svg.count("<polygon") == len(state.board.history)
-    assert "#ffd34d" in svg  # the last tile is highlighted
-    png = cairosvg.svg2png(bytestring=svg.encode("utf-8"))
-    image = Image.open(io.BytesIO(png)).convert("RGB")
-    colours = image.getcolors(maxcolors=1 << 20)
-    assert colours is not None and len(colours) > 50
-    non_background = sum(n for n, rgb in colours if rgb != (0x2F, 0x6B, 0x3A))
-    assert non_background > image.width * image.height // 10
-    numbers = re.findall(r">([0-5])</text>", svg)
-    assert len(numbers) == 3 * len(state.board.history)
-
-
-def test_svg_of_an_empty_board_is_valid():
-    state = GAME.new_game(2, seed=1)
-    png = cairosvg.svg2png(bytestring=render.svg(state.view(0), catalog("en")).encode())
-    assert Image.open(io.BytesIO(png)).size[0] >= 400
 
 
 def test_open_cells_have_letters_matching_the_move_labels():

@@ -23,9 +23,10 @@ from meeple import _native
 from meeple.ai.arena import ArenaResult, play_arena_game, summarize
 from meeple.ai.bots import Bot, make_bot
 from meeple.ai.match import derive_seed, random_playouts, rotated_seating
+from meeple.boards.picture import spectator_picture
 from meeple.cli.options import parse_bots, parse_options
 from meeple.cli.outputs import check_output_file, prepare_output_folder, reserve_new_file
-from meeple.cli.render import SvgRenderer, breakdown_table, catalog, renderer
+from meeple.cli.render import breakdown_table, catalog, renderer
 from meeple.core.errors import MeepleError, OptionError
 from meeple.core.i18n import check_language
 from meeple.core.plugin import PluginError
@@ -410,18 +411,17 @@ def render(
     svg: Path = typer.Option(..., "--svg", help="Where to write the SVG picture."),
     lang: str = LangOpt,
 ) -> None:
-    """Draw the final position of a game record as an SVG picture."""
+    """Draw the final position of a game record as an SVG picture: the browser's board, as a
+    spectator sees it."""
     check_language(lang)
     check_output_file(svg, "--svg")
     record = GameRecord.load(file)
     state = record.replay()
-    module = renderer(record.game)
-    if not isinstance(module, SvgRenderer):
-        raise OptionError(f"{state.game.title} cannot draw itself as SVG yet")
     cat = catalog(record.game, lang)
     cat.player_names = [f"{cat.text('ui.seat', seat=k + 1)} ({name})" for k, name in enumerate(record.players)]
+    picture = spectator_picture(record.game, state.view(None), cat)
     try:
-        svg.write_text(module.svg(state.view(None), cat), encoding="utf-8")
+        svg.write_text(picture, encoding="utf-8")
     except OSError as exc:
         raise OptionError(f"cannot write {svg}: {exc.strerror or exc}") from None
     console.print(f"wrote {svg}")

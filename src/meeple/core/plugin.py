@@ -7,7 +7,7 @@ in the game's own layer; the optional parts (bot heuristics, terminal renderer, 
 observation encoder) may live in a consumer layer, so the plugin only *names* them
 ("package.module" or "package.module:attribute"): the consumer that needs a part resolves it with
 `GamePlugin.part` and checks it against its own Protocol (`meeple.ai.heuristics.Heuristics`,
-`meeple.cli.render.TerminalRenderer`, `meeple.server.web.boards.WebBoard`,
+`meeple.cli.render.TerminalRenderer`, `meeple.boards.WebBoard`,
 `meeple.envs.spaces.Encoder`). Nothing is imported before it is asked for, so playing a game never
 imports numpy, Rich or FastAPI.
 """

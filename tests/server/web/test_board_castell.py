@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
+from meeple.boards import board_for
+from meeple.boards.castell import board, prompt, standings
 from meeple.core.i18n import Catalog
 from meeple.core.rng import Rng
 from meeple.games.castell.describe import action_label
 from meeple.games.castell.game import CastellGame
 from meeple.games.castell.state import CastellState
-from meeple.server.web.boards import board_for
-from meeple.server.web.boards.castell import board, prompt, standings
 from meeple.server.wire import legal_moves
 
 GAME = CastellGame()
@@ -208,7 +208,7 @@ def test_castellers_are_figures_with_their_size_and_regions_and_skills_have_thei
 
 
 def test_colours_a_colour_blind_player_confuses_differ_by_shape_or_symbol_too():
-    from meeple.server.web.boards.castell_art import SEATS, SHADES, SKILL_COLOURS
+    from meeple.boards.castell_art import SEATS, SHADES, SKILL_COLOURS
     from tests.web.colourblind import confusable_pairs
 
     state = walk(4, 3, 80)
@@ -333,7 +333,7 @@ def test_standings_are_the_engines_scores_so_far_and_the_cards_and_tower_lines_a
 @pytest.mark.parametrize("names", [["Montserrat Puig i Ferrater de la Vall d'Aran", "Biel"],
                                    ["蒙特塞拉特．普伊格．費拉特．德拉瓦爾．阿蘭", "畢爾"]])
 def test_long_player_names_are_cut_to_their_room_with_the_whole_name_in_a_tooltip(names):
-    from meeple.server.web.svg import text_width
+    from meeple.boards.svg import text_width
 
     cat = catalog("zh-Hant")
     cat.player_names = [names[0], names[1], names[0] + "3", names[1] + "4"]

@@ -10,15 +10,15 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+from meeple.boards import board_for, prompt_for, standings_for
+from meeple.boards.svg import text_width
 from meeple.core.conformance import random_position
 from meeple.core.i18n import Catalog
 from meeple.core.rng import Rng
 from meeple.core.text import event_json_text
 from meeple.games.celtica.describe import FILL, KIND_FILL, action_label
 from meeple.games.celtica.game import CelticaGame
-from meeple.server.web.boards import board_for, prompt_for, standings_for
 from meeple.server.web.render import catalog as page_catalog
-from meeple.server.web.svg import text_width
 from meeple.server.wire import legal_moves
 from tests.web.colourblind import confusable_pairs
 

@@ -9,6 +9,9 @@ from typing import Any
 
 import pytest
 
+from meeple.boards import board_for, svg
+from meeple.boards import triominos as tri
+from meeple.boards.triominos import board, prompt, standings
 from meeple.core.conformance import random_position
 from meeple.core.i18n import Catalog
 from meeple.core.registry import load
@@ -16,10 +19,6 @@ from meeple.core.rng import Rng
 from meeple.core.text import event_json_text
 from meeple.games.triominos import describe
 from meeple.games.triominos.components import NAME, SUM
-from meeple.server.web import svg
-from meeple.server.web.boards import board_for
-from meeple.server.web.boards import triominos as tri
-from meeple.server.web.boards.triominos import board, prompt, standings
 from meeple.server.wire import legal_moves
 from tests.web.colourblind import confusable_pairs
 

@@ -9,6 +9,9 @@ from typing import Any
 
 import pytest
 
+from meeple.boards import board_for, svg, triqueta
+from meeple.boards import triqueta_art as art
+from meeple.boards.triqueta import board
 from meeple.core.conformance import random_position
 from meeple.core.i18n import Catalog
 from meeple.core.protocol import Event
@@ -18,10 +21,6 @@ from meeple.games.triqueta import describe
 from meeple.games.triqueta.components import ANIMALS
 from meeple.games.triqueta.game import TriquetaGame
 from meeple.games.triqueta.state import TriquetaState
-from meeple.server.web import svg
-from meeple.server.web.boards import board_for, triqueta
-from meeple.server.web.boards import triqueta_art as art
-from meeple.server.web.boards.triqueta import board
 from meeple.server.wire import legal_moves
 from tests.web.colourblind import confusable_pairs
 

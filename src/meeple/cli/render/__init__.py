@@ -26,14 +26,6 @@ class TerminalRenderer(Protocol):
         """The table as `seat` sees it (None: a spectator), from `view(seat)` only."""
 
 
-@runtime_checkable
-class SvgRenderer(Protocol):
-    """A terminal renderer that can also draw a position as an SVG picture (`meeple render`)."""
-
-    def svg(self, view: Any, cat: Catalog) -> str:
-        """The spectator's `view` as a whole SVG document."""
-
-
 def renderer(game_name: str) -> TerminalRenderer:
     """The game's terminal renderer, checked; OptionError when its plugin names none."""
     return _renderer(game_plugin(game_name))

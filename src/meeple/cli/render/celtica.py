@@ -11,16 +11,15 @@ from rich.table import Table
 from rich.text import Text
 
 from meeple.core.i18n import Catalog
-from meeple.games.celtica.describe import COLOURS, FILL, KIND_FILL, PARTS, action_label, phase_name
+from meeple.games.celtica.describe import COLOURS, PARTS, action_label, phase_name
 
 if TYPE_CHECKING:
     from meeple.games.celtica.view_types import CelticaView
 
-__all__ = ["action_label", "board", "svg"]
+__all__ = ["action_label", "board"]
 
 STYLE = {"red": "bold red", "grey": "bold bright_black", "white": "bold white", "brown": "bold yellow",
          "black": "bold black on white"}
-SYMBOL = {"start": "S", "village": "V", "castle": "C", "monastery": "M", "ruin": "R", "cult": "+", "goal": "G"}
 KIND_STYLE = {"ruin": "bold red", "cult": "bold magenta", "goal": "bold yellow", "start": "dim"}
 
 
@@ -126,50 +125,3 @@ def board(view: CelticaView, cat: Catalog, seat: int | None) -> RenderableType:
             hand.append("   " + cat.text("view.must_play", colour=mine["must_play"]), style="bold")
         parts.append(hand)
     return Group(*parts)
-
-
-def svg(view: CelticaView, cat: Catalog) -> str:
-    """A picture of the table as a spectator sees it: the path with its druids, the display and
-    every player's parts."""
-    from xml.sax.saxutils import escape
-
-    step = 46
-    board_w = step * len(view["board"]) + 20
-    width = max(board_w, 760)
-    rows = len(view["players"])
-    provenance = cat.text("view." + view["provenance"])
-    short = {part: cat.text("view.short." + part) for part in PARTS}
-    height = 250 + 26 * rows
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'font-family="sans-serif" font-size="12">',
-           f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="10" y="18" font-size="14">{escape(cat.text("game"))} · {escape(provenance)}</text>']
-    for index, loc in enumerate(view["board"]):
-        x = 10 + step * index + step // 2
-        label = SYMBOL.get(loc["kind"], "?") + (str(loc["number"]) if loc["number"] else "")
-        out.append(f'<circle cx="{x}" cy="50" r="18" fill="{KIND_FILL.get(loc["kind"], "#eee")}" stroke="#555"/>')
-        out.append(f'<text x="{x}" y="54" text-anchor="middle">{escape(label)}</text>')
-        out.append(f'<text x="{x}" y="82" text-anchor="middle" font-size="9">{index}</text>')
-        stacked = [c for c, pos in zip(COLOURS, view["druids"]) if pos == index]
-        for k, colour in enumerate(stacked):
-            out.append(f'<circle cx="{x}" cy="{96 + 12 * k}" r="5" fill="{FILL[colour]}" stroke="#000"/>')
-    y = 175
-    out.append(f'<text x="10" y="{y}">{escape(cat.text("view.display"))}:</text>')
-    for index, count in enumerate(view["display"]):
-        x = 90 + 44 * index
-        out.append(f'<rect x="{x}" y="{y - 14}" width="38" height="20" fill="#fff8e1" stroke="#999"/>')
-        out.append(f'<text x="{x + 19}" y="{y}" text-anchor="middle">'
-                   f'{escape(short[PARTS[index]])}×{count}</text>')
-    y += 36
-    out.append(f'<text x="10" y="{y}">{escape(cat.text("score.complete"))} · '
-               f'{escape(cat.text("score.incomplete"))} · {escape(cat.text("score.parts"))}</text>')
-    for seat, player in enumerate(view["players"]):
-        y += 26
-        amulet = player["amulets"]
-        star = " ★" if seat in view["winners"] else ""
-        parts = " ".join(f"{short[p]}{n}" for p, n in zip(PARTS, player["parts"]))
-        sizes = " ".join(map(str, amulet["incomplete"])) or "-"
-        out.append(f'<text x="10" y="{y}">{escape(cat.player(seat) + star)}: {amulet["complete"]} · '
-                   f'{escape(sizes)} · {escape(parts)}</text>')
-    out.append("</svg>")
-    return "\n".join(out)

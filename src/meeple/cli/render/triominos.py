@@ -1,4 +1,4 @@
-"""Triominos on the screen: a text drawing of the lattice, the move list labels, and an SVG.
+"""Triominos on the screen: a text drawing of the lattice, and the move list labels.
 
 Everything here reads the view only (see meeple.games.triominos.view). Lattice point (x, y) is
 drawn at text column 4x + 2y and text row -2y, so rows of points are two lines apart and each
@@ -12,20 +12,19 @@ triangle is three characters wide:
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from meeple.core.i18n import Catalog
-from meeple.games.triominos.describe import KEYS, action_label, cell_points, number_spots, open_keys
+from meeple.games.triominos.describe import KEYS, action_label, open_keys
 from meeple.games.triominos.describe import corners as _corners
 
 if TYPE_CHECKING:
     from meeple.games.triominos.view_types import TriominosView
 
-__all__ = ["KEYS", "action_label", "ascii_board", "board", "open_keys", "svg"]
+__all__ = ["KEYS", "action_label", "ascii_board", "board", "open_keys"]
 
 LAST_STYLE = "bold yellow"
 EDGE_STYLE = "grey62"
@@ -123,51 +122,3 @@ def board(view: TriominosView, cat: Catalog, seat: int | None) -> RenderableType
             rack.append("   (" + cat.text("view.last_drawn", tile=view["last_drawn"]) + ")", style="dim")
         parts.append(rack)
     return Group(*parts)
-
-
-# -- SVG ---------------------------------------------------------------------------------------
-
-SCALE = 60.0
-MARGIN = 40.0
-HEADER = 40.0
-FILL = "#f4ecd8"
-LAST_FILL = "#ffd34d"
-STROKE = "#5b4a2f"
-
-
-def svg(view: TriominosView, cat: Catalog) -> str:
-    """A picture of the table: triangles with their corner numbers, the last tile highlighted,
-    and the scores along the top."""
-    tiles = view["board"]
-    shapes = []
-    for tile in tiles:
-        pts = cell_points(tile["x"], tile["y"], tile["dir"], SCALE)
-        shapes.append((pts, tile["corners"]))
-    xs = [x for pts, _ in shapes for x, _ in pts] or [0.0]
-    ys = [y for pts, _ in shapes for _, y in pts] or [0.0]
-    left, top = min(xs) - MARGIN, min(ys) - MARGIN - HEADER
-    width = max(max(xs) - min(xs) + 2 * MARGIN, 420.0)
-    height = max(ys) - min(ys) + 2 * MARGIN + HEADER
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-        f'viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" font-family="sans-serif">',
-        f'<rect x="{left:.1f}" y="{top:.1f}" width="{width:.1f}" height="{height:.1f}" fill="#2f6b3a"/>',
-    ]
-    last = len(shapes) - 1
-    for i, (pts, numbers) in enumerate(shapes):
-        fill = LAST_FILL if i == last else FILL
-        width_px = 3 if i == last else 1.5
-        poly = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
-        out.append(f'<polygon points="{poly}" fill="{fill}" stroke="{STROKE}" stroke-width="{width_px}"/>')
-        for (tx, ty), number in zip(number_spots(pts), numbers):
-            out.append(
-                f'<text x="{tx:.1f}" y="{ty:.1f}" font-size="{SCALE * 0.22:.0f}" font-weight="bold" '
-                f'fill="#222" text-anchor="middle" dominant-baseline="central">{number}</text>'
-            )
-    line = "   ".join(f"{cat.player(s)}: {score}" for s, score in enumerate(view["scores"]))
-    title = cat.text("view.round", round=view["round"])
-    out.append(
-        f'<text x="{left + 12:.1f}" y="{top + 26:.1f}" font-size="18" fill="#fff">{escape(title + "   " + line)}</text>'
-    )
-    out.append("</svg>")
-    return "\n".join(out)

@@ -11,7 +11,7 @@ PLUGIN = GamePlugin(
     catalogs=("meeple.games.castell",),
     heuristics="meeple.games.castell.heuristics",
     terminal="meeple.cli.render.castell",
-    board="meeple.server.web.boards.castell",
+    board="meeple.boards.castell",
     encoder="meeple.envs.encoders.castell",
     view_type=CastellView,
 )

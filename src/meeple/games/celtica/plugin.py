@@ -11,7 +11,7 @@ PLUGIN = GamePlugin(
     catalogs=("meeple.games.celtica",),
     heuristics="meeple.games.celtica.heuristics",
     terminal="meeple.cli.render.celtica",
-    board="meeple.server.web.boards.celtica",
+    board="meeple.boards.celtica",
     encoder="meeple.envs.encoders.celtica",
     view_type=CelticaView,
 )

@@ -11,7 +11,7 @@ PLUGIN = GamePlugin(
     catalogs=("meeple.games.triominos",),
     heuristics="meeple.games.triominos.heuristics",
     terminal="meeple.cli.render.triominos",
-    board="meeple.server.web.boards.triominos",
+    board="meeple.boards.triominos",
     encoder="meeple.envs.encoders.triominos",
     view_type=TriominosView,
 )

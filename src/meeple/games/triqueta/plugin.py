@@ -11,7 +11,7 @@ PLUGIN = GamePlugin(
     catalogs=("meeple.games.triqueta",),
     heuristics="meeple.games.triqueta.heuristics",
     terminal="meeple.cli.render.triqueta",
-    board="meeple.server.web.boards.triqueta",
+    board="meeple.boards.triqueta",
     encoder="meeple.envs.encoders.triqueta",
     view_type=TriquetaView,
 )

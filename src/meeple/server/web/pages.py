@@ -14,6 +14,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse
 from jinja2 import Environment, PackageLoader, select_autoescape
 
+from meeple.boards import board_for
 from meeple.core.i18n import Catalog
 from meeple.core.protocol import OptionSpec
 from meeple.core.registry import load, usable_games
@@ -21,7 +22,6 @@ from meeple.server.bots import OFFERED
 from meeple.server.datasets import DataSets
 from meeple.server.models import TableInfo, UrlWhole
 from meeple.server.tables import Hub, Refused
-from meeple.server.web.boards import board_for
 from meeple.server.web.render import LANGUAGES, catalog, player_names, rules, seat_name
 
 STATIC = Path(__file__).parent / "static"

@@ -15,12 +15,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from meeple.boards import board_for, prompt_for, standings_for
+from meeple.boards.svg import el, move, text
 from meeple.core.i18n import Catalog
 from meeple.core.registry import game_plugin
 from meeple.core.text import event_json_text
 from meeple.core.views import View
-from meeple.server.web.boards import board_for, prompt_for, standings_for
-from meeple.server.web.svg import el, move, text
 
 LANGUAGES = ("en", "zh-Hant")
 

@@ -10,8 +10,8 @@ could confuse against `SHAPES`).
 
 from __future__ import annotations
 
+from meeple.boards.svg import el
 from meeple.games.triqueta.components import ANIMALS
-from meeple.server.web.svg import el
 
 INK, LIGHT = "#3b2f2a", "#fffaf0"
 #: Token colour and the colour of the head drawn on it, per animal in rulebook order.

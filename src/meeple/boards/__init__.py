@@ -16,7 +16,7 @@ The arguments:
   drawing cannot show what the seat may not see (a test renders from determinized states and
   requires the same text).
 - `legal` is the seat's legal moves as the server sends them (`[{"id", "action", ...}]`, empty
-  when it is not the seat's turn); elements that make one carry `meeple.server.web.svg.move(...)`.
+  when it is not the seat's turn); elements that make one carry `meeple.boards.svg.move(...)`.
 - `cat` is the game's message catalog (`meeple.core.i18n.Catalog`) in the page's language.
 """
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 
+from meeple.boards.svg import el
 from meeple.games.celtica.describe import FILL, INK, KIND_FILL, PARTS
-from meeple.server.web.svg import el
 
 INKED = "#2e3b32"
 PAPER = "#f5eedc"

@@ -20,9 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from meeple.core.i18n import Catalog
-from meeple.games.celtica.describe import COLOURS, FILL, PARTS, action_label, destination, phase_name
-from meeple.server.web.boards.celtica_art import (
+from meeple.boards.celtica_art import (
     CHANGED,
     FAINT,
     GOLD,
@@ -37,7 +35,9 @@ from meeple.server.web.boards.celtica_art import (
     site,
     star,
 )
-from meeple.server.web.svg import el, move, name_label, pick, svg, text, text_width
+from meeple.boards.svg import el, move, name_label, pick, svg, text, text_width
+from meeple.core.i18n import Catalog
+from meeple.games.celtica.describe import COLOURS, FILL, PARTS, action_label, destination, phase_name
 
 if TYPE_CHECKING:
     from meeple.games.celtica.view_types import CelticaPlayer, CelticaView, Location

@@ -17,9 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from meeple.core.i18n import Catalog
-from meeple.games.castell.describe import action_label, phase_key
-from meeple.server.web.boards.castell_art import (
+from meeple.boards.castell_art import (
     EDGE,
     INK,
     PAPER,
@@ -35,8 +33,10 @@ from meeple.server.web.boards.castell_art import (
     size_token,
     skill_symbol,
 )
-from meeple.server.web.svg import el, move, name_label, pick, text, text_width
-from meeple.server.web.svg import svg as _svg
+from meeple.boards.svg import el, move, name_label, pick, text, text_width
+from meeple.boards.svg import svg as _svg
+from meeple.core.i18n import Catalog
+from meeple.games.castell.describe import action_label, phase_key
 
 if TYPE_CHECKING:
     from meeple.games.castell.view_types import (

@@ -20,6 +20,8 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from meeple.boards import svg
+from meeple.boards.svg import el
 from meeple.core.i18n import Catalog
 from meeple.games.triominos.describe import (
     action_label,
@@ -29,8 +31,6 @@ from meeple.games.triominos.describe import (
     open_keys,
     shown_numbers,
 )
-from meeple.server.web import svg
-from meeple.server.web.svg import el
 
 if TYPE_CHECKING:
     from meeple.games.triominos.view_types import PlacedTile, TriominosView

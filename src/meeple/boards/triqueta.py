@@ -1,6 +1,6 @@
 """Triqueta in the browser: the towers and animal rows, the seat's face-down tokens, the players.
 
-Drawn from the view alone (see `meeple.server.web.boards`). The moves sit where they are made at
+Drawn from the view alone (see `meeple.boards`). The moves sit where they are made at
 a real table: the current tower is the draw pile, a row is taken or filled by tapping it, a
 drawn token is kept by tapping the face-down space (or boxed, in the duo variant, by tapping the
 box). With two drawn tokens (T9) a move is two taps: the token (`data-pick`), then where it goes
@@ -17,12 +17,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from meeple.boards import svg
+from meeple.boards import triqueta_art as art
+from meeple.boards.svg import el
 from meeple.core.i18n import Catalog
 from meeple.games.triqueta.components import ANIMALS, MAX_FACE_DOWN, NUM_ANIMALS, TOKENS_PER_TOWER
 from meeple.games.triqueta.describe import action_label
-from meeple.server.web import svg
-from meeple.server.web.boards import triqueta_art as art
-from meeple.server.web.svg import el
 
 if TYPE_CHECKING:
     from meeple.games.triqueta.view_types import TriquetaPlayer, TriquetaView

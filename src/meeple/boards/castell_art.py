@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.server.web.svg import el, text
+from meeple.boards.svg import el, text
 
 INK, PAPER, EDGE = "#3b2a1a", "#f6efdd", "#8a6a3c"
 SEATS = ("#c0392b", "#2e6da4", "#2f8a3b", "#8e44ad")
