@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
-from meeple.core.plugin import wrong_part
 from meeple.core.protocol import Action, Game
 from meeple.core.registry import plugin_of
 from meeple.core.rng import Rng
@@ -43,10 +42,5 @@ class FittedHeuristics(Heuristics, Protocol):
 @cache
 def heuristics_of(game: Game[Any, Any]) -> Heuristics | None:
     """The game's heuristics, checked, or None when its plugin names none."""
-    found = plugin_of(game).part("heuristics")
-    if found is None:
-        return None
-    if not isinstance(found, Heuristics):
-        raise wrong_part(plugin_of(game), "heuristics", "choose(state, rng) and evaluate(state)")
-    return found
+    return plugin_of(game).checked_part("heuristics", Heuristics, "choose(state, rng) and evaluate(state)")
 

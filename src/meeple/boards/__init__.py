@@ -28,7 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from meeple.core.errors import OptionError
 from meeple.core.i18n import Catalog
-from meeple.core.plugin import GamePlugin, wrong_part
+from meeple.core.plugin import GamePlugin
 from meeple.core.registry import game_plugin
 
 View = dict[str, Any]
@@ -60,11 +60,9 @@ def web_board(game: str) -> WebBoard:
 
 @cache
 def _web_board(found_plugin: GamePlugin) -> WebBoard:
-    found = found_plugin.part("board")
+    found = found_plugin.checked_part("board", WebBoard, "board(...), prompt(...) and standings(...)")
     if found is None:
         raise OptionError(f"{found_plugin.info.title} has no web board")
-    if not isinstance(found, WebBoard):
-        raise wrong_part(found_plugin, "board", "board(...), prompt(...) and standings(...)")
     return found
 
 

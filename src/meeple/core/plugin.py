@@ -18,7 +18,7 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from meeple.core.errors import MeepleError
 from meeple.core.views import View
@@ -34,6 +34,8 @@ Chance = Literal["sampled", "deterministic"]
 Information = Literal["perfect", "imperfect"]
 #: The optional parts a plugin may name.
 Part = Literal["heuristics", "terminal", "board", "encoder"]
+#: A part's shape, the Protocol its consumer checks it against.
+PartT = TypeVar("PartT")
 
 
 class PluginError(MeepleError):
@@ -109,6 +111,16 @@ class GamePlugin:
         if target is None:
             return None
         return resolve(target, f"game plugin {self.name!r}: its {kind} {target!r}")
+
+    def checked_part(self, kind: Part, shape: type[PartT], provides: str) -> PartT | None:
+        """The part `kind` if it has the `shape` (a runtime-checkable Protocol) its consumer
+        needs, None when the game has none; PluginError naming what it should `provide` else."""
+        found = self.part(kind)
+        if found is None:
+            return None
+        if not isinstance(found, shape):
+            raise wrong_part(self, kind, provides)
+        return found
 
     def text(self) -> Describer:
         """The game's `describe` module, checked."""

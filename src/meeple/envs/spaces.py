@@ -14,7 +14,6 @@ import numpy as np
 import numpy.typing as npt
 
 from meeple.core.errors import OptionError
-from meeple.core.plugin import wrong_part
 from meeple.core.protocol import Game
 from meeple.core.registry import plugin_of
 from meeple.core.state import State
@@ -35,12 +34,9 @@ class Encoder(Protocol):
 @cache
 def encoder(game: Game[Any, Any]) -> Encoder:
     """The game's encoder, checked; OptionError when its plugin names none."""
-    found_plugin = plugin_of(game)
-    found = found_plugin.part("encoder")
+    found = plugin_of(game).checked_part("encoder", Encoder, "shape(num_players, options) and encode(view, seat, ...)")
     if found is None:
         raise OptionError(f"{game.title} has no observation encoder for the research environments")
-    if not isinstance(found, Encoder):
-        raise wrong_part(found_plugin, "encoder", "shape(num_players, options) and encode(view, seat, ...)")
     return found
 
 

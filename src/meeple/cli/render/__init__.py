@@ -12,7 +12,7 @@ from rich.table import Table
 
 from meeple.core.errors import OptionError
 from meeple.core.i18n import Catalog
-from meeple.core.plugin import GamePlugin, wrong_part
+from meeple.core.plugin import GamePlugin
 from meeple.core.registry import game_plugin
 from meeple.core.state import State
 from meeple.core.views import View
@@ -33,11 +33,9 @@ def renderer(game_name: str) -> TerminalRenderer:
 
 @cache
 def _renderer(game: GamePlugin) -> TerminalRenderer:
-    found = game.part("terminal")
+    found = game.checked_part("terminal", TerminalRenderer, "board(view, cat, seat)")
     if found is None:
         raise OptionError(f"{game.info.title} has no terminal renderer")
-    if not isinstance(found, TerminalRenderer):
-        raise wrong_part(game, "terminal", "board(view, cat, seat)")
     return found
 
 
