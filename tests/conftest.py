@@ -54,7 +54,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     end_processes(left)
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")
     write = reporter.write_line if reporter is not None else print
-    write(f"{len(left)} processes started by the tests were still running at the end (now ended):")
+    write("")  # after the progress line
+    write(f"started by the tests and still running at the end, now ended ({len(left)}):")
     for line in named:
         write(f"  {line}")
     session.exitstatus = pytest.ExitCode.TESTS_FAILED
