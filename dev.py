@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -46,15 +47,15 @@ FAST_LANE = ["-m", "not slow"]
 
 
 def build_inputs() -> list[Path]:
-    """The files an install builds from: the project's metadata and the compiled fast path's
-    sources, the C file and the modules mypyc compiles (so an edited one is rebuilt, never run
-    stale)."""
+    """The files an install builds from: the project's metadata, the build step and the manifest
+    it writes (meeple/_manifest.py), and the compiled fast path's sources, the C file and the
+    modules mypyc compiles (so an edited one is rebuilt, never run stale)."""
     import tomllib  # Python 3.11+, checked first by ensure_env
 
     with open(ROOT / "pyproject.toml", "rb") as file:
         compiled = tomllib.load(file)["tool"]["meeple"]["compiled"]
-    return [ROOT / "pyproject.toml", ROOT / "setup.py", *sorted((ROOT / "src").rglob("*.c")),
-            *(ROOT / name for name in compiled)]
+    return [ROOT / "pyproject.toml", ROOT / "setup.py", ROOT / "src" / "meeple" / "_manifest.py",
+            *sorted((ROOT / "src").rglob("*.c")), *(ROOT / name for name in compiled)]
 
 
 def inputs_digest() -> str:
@@ -186,15 +187,29 @@ def use_background_build(wanted: str) -> None:
 def install_compiled(wheel: Path, src: Path) -> None:
     """Copy the wheel's compiled modules beside their sources, the way an editable install places
     them: the shared library first, then each module, the manifest (meeple._native's check) last.
-    Each file is written aside and renamed in, so a running server keeps the files it mapped."""
+    Each file is written aside and renamed in, so a running server keeps the files it mapped.
+    Each keeps the time its build recorded (the bytes are the ones recorded), so the check at
+    import compares times and need not hash them."""
     with zipfile.ZipFile(wheel) as archive:
         names = [name for name in archive.namelist() if name.endswith((".so", ".pyd"))]
         names.sort(key=lambda name: ("/" in name, name))  # meeple__mypyc (top level) first
+        built_times = recorded_times(archive.read("meeple/_compiled.json"))
         for name in [*names, "meeple/_compiled.json"]:
             target = src / name
             partial = target.with_name(target.name + ".partial")
             partial.write_bytes(archive.read(name))
+            if name in built_times:
+                os.utime(partial, ns=(partial.stat().st_atime_ns, built_times[name]))
             os.replace(partial, target)
+
+
+def recorded_times(manifest: bytes) -> dict[str, int]:
+    """Each compiled file's modification time as the manifest (meeple._manifest) records it."""
+    try:
+        modules = json.loads(manifest).get("modules", {})
+        return {module["built"]["file"]: module["built"]["mtime_ns"] for module in modules.values()}
+    except (ValueError, AttributeError, KeyError, TypeError):
+        return {}  # a manifest of another format: the check at import hashes instead
 
 
 def ensure_browser() -> None:

@@ -46,7 +46,7 @@ class PolicyBot(Bot):
     def decide(self, seen: Observation[Any], rng: Rng) -> Any:
         game = seen.game
         encoded = encoder(game).encode(seen.view(), seen.seat, seen.num_players, seen.sample.options)
-        mask = np.zeros(game.num_actions(seen.num_players), dtype=bool)
+        mask = np.zeros(game.info.num_actions, dtype=bool)
         mask[[seen.action_id(a) for a in seen.legal]] = True
         action, _ = self.model.predict(encoded, action_masks=mask, deterministic=True)
         return seen.sample.action_from_id(int(action))

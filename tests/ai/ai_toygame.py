@@ -4,25 +4,38 @@ It lets the ISMCTS bot and the arena be tested without any real game: 2-4 player
 `HAND` cards from a deck of 1..DECK; the leader plays a card, the others follow in turn, the
 highest card takes the trick and leads the next one. After `HAND` tricks the most tricks win
 (ties share). Hands and the undealt rest are hidden; played cards are public. Its module doubles
-as its heuristics module (`choose` is a sensible greedy policy, `evaluate` a rough estimate).
+as its heuristics (`choose` is a sensible greedy policy, `evaluate` a rough estimate).
 
-The registry name is "toytricks"; tests register it with the `toy` fixture (conftest.py).
+Its plugin is `PLUGIN`, named "toytricks"; tests register it with the `toy` fixture (conftest.py).
+`PLAIN_PLUGIN` is the same game without heuristics ("toyplain").
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Self
+from dataclasses import dataclass, replace
+from typing import Any, NotRequired, Self
 
 from meeple.core.checks import whole_in_range
 from meeple.core.errors import IllegalAction, RecordError
+from meeple.core.plugin import GameInfo, GamePlugin
 from meeple.core.protocol import Event, Game, OptionSpec, check_action_id, winners_by_key
 from meeple.core.rng import Rng
 from meeple.core.state import State, check_observer, check_seat
+from meeple.core.views import View
 
 DECK = 16
 HAND = 3
 NAME = "toytricks"
+
+
+class ToyView(View):
+    hand_sizes: list[int]
+    trick: list[list[int]]
+    tricks: list[int]
+    leader: int
+    played: int
+    rest_size: int
+    hand: NotRequired[list[int]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +106,11 @@ class ToyState(State[Play]):
     def winners(self) -> list[int]:
         return winners_by_key(self.tricks) if self.over else []
 
-    def view(self, player: int | None) -> dict[str, Any]:
-        check_seat(self, player)
-        out: dict[str, Any] = {
+    def view(self, player: int | None) -> ToyView:
+        seat = check_seat(self, player)
+        out: ToyView = {
+            "game": NAME, "seat": seat, "current_player": self.current_player, "over": self.over,
+            "scores": self.scores(), "winners": self.winners(),
             "hand_sizes": [len(h) for h in self.hands],
             "trick": [list(p) for p in self.trick],
             "tricks": list(self.tricks),
@@ -103,8 +118,8 @@ class ToyState(State[Play]):
             "played": self.played,
             "rest_size": len(self.rest),
         }
-        if player is not None:
-            out["hand"] = sorted(self.hands[player])
+        if seat is not None:
+            out["hand"] = sorted(self.hands[seat])
         return out
 
     def determinize(self, observer: int, rng: Rng) -> ToyState:
@@ -133,17 +148,16 @@ class ToyState(State[Play]):
             raise RecordError("hands, rest, trick: every card must be in one place")
 
 
-class ToyGame(Game[ToyState, Play]):
-    name = NAME
-    title = "Toy Tricks"
-    min_players = 2
-    max_players = 4
-    heuristics_module: ClassVar[str | None] = "tests.ai.ai_toygame"
-    option_specs = (OptionSpec("hand", HAND, "cards dealt to each player", choices=(1, 2, 3, 4)),)
-    state_class = ToyState
+INFO = GameInfo(
+    name=NAME, title="Toy Tricks", min_players=2, max_players=4, num_actions=DECK, max_game_length=4 * 4,
+    chance="sampled", information="imperfect", rules_version="1",
+    options=(OptionSpec("hand", HAND, "cards dealt to each player", choices=(1, 2, 3, 4)),),
+)
 
-    def num_actions(self, num_players: int, **options: Any) -> int:
-        return DECK
+
+class ToyGame(Game[ToyState, Play]):
+    info = INFO
+    state_class = ToyState
 
     def action_from_json(self, obj: Any) -> Play:
         if not isinstance(obj, dict) or obj.get("type") != "play":
@@ -151,7 +165,22 @@ class ToyGame(Game[ToyState, Play]):
         return Play(whole_in_range(obj.get("card"), 1, DECK, "card"))
 
 
-# -- heuristics (this module is the game's heuristics module) ---------------------------------
+class PlainGame(ToyGame):
+    """The toy game under another name, for a plugin without heuristics."""
+
+    info = replace(INFO, name="toyplain")
+
+
+PLUGIN = GamePlugin(rules=ToyGame, describe="tests.ai.ai_toygame", catalogs=(), heuristics="tests.ai.ai_toygame")
+PLAIN_PLUGIN = GamePlugin(rules=PlainGame, describe="tests.ai.ai_toygame", catalogs=())
+
+
+def action_label(action_json: dict[str, Any], cat: Any, view: Any = None) -> str:
+    """A move in words (no catalog: the toy game has none)."""
+    return f"play {action_json['card']}"
+
+
+# -- heuristics (this module is the game's heuristics) ---------------------------------------
 
 
 def choose(state: ToyState, rng: Rng) -> Play:

@@ -1,6 +1,6 @@
 """ISMCTS: legal play, budgets, determinism, no cheating, and finding a winning move.
 
-Generic tests run on the toy trick game and on every installed game (meeple.core.registry.games()), so each game is
+Generic tests run on the toy trick game and on every installed game (meeple.core.registry.game_names()), so each game is
 covered as it lands."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import pytest
 import meeple
 from meeple.ai import ISMCTSBot, SearchConfig, bench_ismcts, make_bot
 from meeple.ai.ismcts import LEVELS, MARGIN_SCALE, _Policy, parse_level, seat_cutoff
-from meeple.core import OptionError, Rng, State
+from meeple.core import OptionError, Rng, State, registry
 from meeple.core.conformance import canonical
 from meeple.core.protocol import SearchTuning
-from meeple.core.registry import games as game_names
+from meeple.core.registry import game_names
 from tests.ai import ai_toygame
 
 GAMES = [ai_toygame.NAME, *game_names()]
@@ -356,13 +356,11 @@ def test_pluggable_policies_play_legally_and_repeat(level, toy):
 
 
 def test_policies_need_the_game_heuristics():
-    class Plain(ai_toygame.ToyGame):
-        heuristics_module = None
-
-    state = Plain().new_game(2, seed=1)
-    for config in (SearchConfig(iterations=5, rollout="greedy"), SearchConfig(iterations=5, cutoff=2)):
-        with pytest.raises(OptionError):
-            ISMCTSBot(config).choose(state, Rng(1))
+    with registry.registered("toyplain", "tests.ai.ai_toygame:PLAIN_PLUGIN"):
+        state = meeple.load("toyplain").new_game(2, seed=1)
+        for config in (SearchConfig(iterations=5, rollout="greedy"), SearchConfig(iterations=5, cutoff=2)):
+            with pytest.raises(OptionError, match="Toy Tricks has no"):
+                ISMCTSBot(config).choose(state, Rng(1))
 
 
 def test_greedy_margin_lets_the_heuristic_move_stand_unless_the_search_beats_it(toy):
@@ -386,14 +384,13 @@ def test_greedy_margin_lets_the_heuristic_move_stand_unless_the_search_beats_it(
 
 
 def test_greedy_margin_needs_the_game_heuristics():
-    class Plain(ai_toygame.ToyGame):
-        heuristics_module = None
+    with registry.registered("toyplain", "tests.ai.ai_toygame:PLAIN_PLUGIN"), \
+            pytest.raises(OptionError, match="no greedy heuristic"):
+        ISMCTSBot(SearchConfig(iterations=5, greedy_margin=0.1)).choose(meeple.load("toyplain").new_game(2, seed=1),
+                                                                        Rng(1))
 
-    with pytest.raises(OptionError, match="no greedy heuristic"):
-        ISMCTSBot(SearchConfig(iterations=5, greedy_margin=0.1)).choose(Plain().new_game(2, seed=1), Rng(1))
 
-
-def test_cutoff_uses_the_evaluation(monkeypatch):
+def test_cutoff_uses_the_evaluation(monkeypatch, toy):
     """At cut-off 0 the playout returns evaluate() of the leaf instead of playing on."""
     calls = []
 
@@ -445,7 +442,7 @@ def test_every_tuned_policy_is_a_valid_config(name):
     assert config.rollout in ("random", "greedy"), name
 
 
-def test_scaled_cutoff_grows_with_the_table(monkeypatch):
+def test_scaled_cutoff_grows_with_the_table(monkeypatch, toy):
     """`scale_cutoff`: the cut-off is the two-player depth per opponent, `cutoff * (players - 1)`
     plies, so the playout covers about a round of turns before the evaluation at any table."""
     assert [seat_cutoff(8, n) for n in (2, 3, 4, 5)] == [8, 16, 24, 32]

@@ -14,7 +14,7 @@ from meeple.ai.match import play_game
 from meeple.core.conformance import canonical, random_position
 from meeple.core.observation import Observation
 from meeple.core.protocol import Action
-from meeple.core.registry import games as game_names
+from meeple.core.registry import game_names
 from meeple.core.rng import Rng
 from meeple.core.state import State
 

@@ -10,7 +10,7 @@ from tests.castell.helpers import GAME, new, placed
 
 
 def test_action_ids_are_fixed_and_round_trip():
-    assert GAME.num_actions(2) == GAME.num_actions(4, wheel="advanced") == A.NUM_ACTIONS == 52
+    assert GAME.info.num_actions == A.NUM_ACTIONS == 52
     s = new(3)
     for i in range(A.NUM_ACTIONS):
         action = s.action_from_id(i)

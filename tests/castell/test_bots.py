@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from meeple.core.registry import heuristics
+from meeple.ai.heuristics import heuristics_of
 from meeple.core.rng import Rng
 from meeple.games.castell import actions as A
 from meeple.games.castell import heuristics as H
@@ -10,7 +10,7 @@ from tests.castell.helpers import GAME, new, placed, play, region, set_festivals
 
 
 def test_greedy_is_the_registered_heuristic_and_beats_random():
-    assert heuristics(GAME) is H
+    assert heuristics_of(GAME) is H
     wins = 0
     for seed in range(4):
         greedy = seed % 2

@@ -18,7 +18,7 @@ def play(s, colour, cards, exp=0):
 def test_action_ids_and_json_round_trip():
     from meeple.games.celtica.actions import BY_ID, NUM_ACTIONS
 
-    assert GAME.num_actions(4) == NUM_ACTIONS == 411
+    assert GAME.info.num_actions == NUM_ACTIONS == 411
     for i, action in enumerate(BY_ID):
         assert GAME.action_from_json(action.to_json()) == action and action.id == i
     s = GAME.new_game(3, seed=1)

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from meeple.ai.bots import make_bot
+from meeple.ai.heuristics import heuristics_of
 from meeple.ai.match import play_game
-from meeple.core.registry import heuristics as heuristics_of
 from meeple.core.rng import Rng
 from meeple.core.shares import softmax_shares
 from meeple.games.celtica import heuristics

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from meeple.cli.app import app
-from meeple.core.registry import games, load
+from meeple.core.registry import game_names, load
 
 LANGS = ("en", "zh-Hant")
 
@@ -21,7 +21,7 @@ def rules(game: str, lang: str) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("game", games())
+@pytest.mark.parametrize("game", game_names())
 def test_the_summary_names_every_option_of_the_game(game, lang):
     text = rules(game, lang)
     for spec in load(game).option_specs:

@@ -23,7 +23,7 @@ from meeple.cli.app import main
 from meeple.cli.render import catalog
 from meeple.cli.session import WIPE, move_number
 from meeple.core.record import GameRecord
-from meeple.core.registry import games as game_names
+from meeple.core.registry import game_names
 from meeple.core.rng import Rng
 from meeple.core.text import event_text
 from tests.cli.terminal import Terminal, meeple

@@ -14,7 +14,7 @@ import meeple
 from meeple.core.checks import clean_text, object_kind, printable, shown
 from meeple.core.conformance import random_position
 from meeple.core.errors import RecordError
-from meeple.core.registry import games as game_names
+from meeple.core.registry import game_names
 
 
 def _sample_actions(name: str) -> list[dict[str, Any]]:

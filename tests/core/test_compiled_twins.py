@@ -1,13 +1,12 @@
 """The compiled fast path and the pure-Python code are twins: seeded games, searches and errors
-for bad input come out the same, `MEEPLE_PURE=1` really runs no compiled code, and a source
-edited since it was compiled is never run stale (meeple._native)."""
+for bad input come out the same, and `MEEPLE_PURE=1` really runs no compiled code (that no
+compiled file runs stale: test_native_manifest.py)."""
 
 from __future__ import annotations
 
 import copy
 import os
 import pickle
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -37,8 +36,8 @@ def forced_pure() -> bool:
     return os.environ.get("MEEPLE_PURE", "") not in ("", "0")
 
 
-def run(code: str, pure: bool, path: Path = SRC) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MEEPLE_PURE": "1" if pure else "0", "PYTHONPATH": str(path)}
+def run(code: str, pure: bool) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "MEEPLE_PURE": "1" if pure else "0", "PYTHONPATH": str(SRC)}
     return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120,
                           check=False)
 
@@ -91,8 +90,8 @@ def test_every_game_state_compiles_as_a_native_class():
     """Native classes (typed C attributes) are what the speed goals rest on; a decorator or a
     dataclass on a state class would silently make it an ordinary, several times slower one.
     A native class refuses `object.__new__`; the pure class of the same name accepts it."""
-    code = ("from meeple.core.registry import games, load\n"
-            "for name in games():\n"
+    code = ("from meeple.core.registry import game_names, load\n"
+            "for name in game_names():\n"
             "    cls = load(name).state_class\n"
             "    try:\n"
             "        object.__new__(cls)\n"
@@ -101,51 +100,24 @@ def test_every_game_state_compiles_as_a_native_class():
             "        print(name, 'native')")
     compiled, pure = run(code, pure=False), run(code, pure=True)
     assert compiled.returncode == 0 and pure.returncode == 0, compiled.stderr + pure.stderr
-    names = sorted(meeple.games())
+    names = sorted(meeple.game_names())
     assert compiled.stdout.split() == [word for name in names for word in (name, "native")]
     assert pure.stdout.split() == [word for name in names for word in (name, "ordinary")]
 
 
 def test_both_builds_read_the_same_field_types_of_every_state():
-    """A compiled state class keeps only erased annotations; `declared_types` reads its source, so
-    the codecs and `clone` are built from the same types as in the pure build."""
-    code = ("from meeple.core.registry import games, load\n"
+    """A compiled state class keeps only erased annotations; `declared_types` evaluates the ones
+    the build recorded from its source, so the codecs and `clone` are built from the same types as
+    in the pure build."""
+    code = ("from meeple.core.registry import game_names, load\n"
             "from meeple.core.statefields import declared_types\n"
-            "for name in games():\n"
+            "for name in game_names():\n"
             "    cls = load(name).state_class\n"
             "    print(name, cls.__module__, sorted((k, repr(v)) for k, v in declared_types(cls).items()))")
     compiled, pure = run(code, pure=False), run(code, pure=True)
     assert compiled.returncode == 0, compiled.stderr
     assert "list[list[int]]" in compiled.stdout  # Triqueta's towers, not the erased `list`
     assert compiled.stdout == pure.stdout
-
-
-@pytest.fixture
-def copied_tree(tmp_path: Path) -> Path:
-    """A copy of the built source tree (compiled files and their manifest included)."""
-    copy = tmp_path / "src"
-    shutil.copytree(SRC, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    return copy
-
-
-def test_an_edited_source_is_not_run_stale(copied_tree: Path):
-    """Editing a compiled module's .py switches the process to the pure code, with one line
-    saying how to rebuild; child processes inherit the choice."""
-    code = ("import os, meeple._native as n, meeple.ai.ismcts as m;"
-            "print(n.MODE, m.__file__.endswith('.py'), os.environ.get('MEEPLE_PURE'))")
-    assert run(code, pure=False, path=copied_tree).stdout.split() == ["compiled", "False", "0"]
-    edited = copied_tree / "meeple" / "ai" / "ismcts.py"
-    edited.write_text(edited.read_text() + "\n# edited\n")
-    shown = run(code, pure=False, path=copied_tree)
-    assert shown.stdout.split() == ["stale", "True", "1"]
-    assert shown.stderr.count("\n") == 1 and "meeple/ai/ismcts.py changed since it was compiled" in shown.stderr
-    assert "pip install -e ." in shown.stderr
-
-
-def test_a_compiled_file_no_build_recorded_counts_as_stale(copied_tree: Path):
-    (copied_tree / "meeple" / "_compiled.json").write_text("not json")
-    assert len(_native.stale_sources(copied_tree / "meeple" / "_compiled.json", copied_tree)) == len(listed_modules())
-    assert meeple.__file__  # the package itself is never compiled: it decides
 
 
 def value_objects() -> dict[str, Any]:
@@ -161,7 +133,7 @@ def value_objects() -> dict[str, Any]:
         "SearchStats": SearchStats(iterations=3, seconds=0.5),
         "LocalTile": load_local_tiles()[0],
     }
-    for name in meeple.games():
+    for name in meeple.game_names():
         objects[f"{name} state"] = meeple.load(name).new_game(2, seed=4)
     return objects
 

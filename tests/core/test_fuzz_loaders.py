@@ -20,7 +20,7 @@ from meeple.core.conformance import canonical, random_position, set_path
 from meeple.core.errors import IllegalAction, MeepleError
 from meeple.core.jsonio import parse_json
 from meeple.core.record import GameRecord
-from meeple.core.registry import games as game_names
+from meeple.core.registry import game_names
 from meeple.core.rng import Rng
 
 FIXTURES = sorted((Path(__file__).parent.parent / "fixtures" / "records").glob("*.json"))
@@ -141,7 +141,7 @@ def test_random_actions_are_refused_without_changing_anything(name, seed, moves,
         with pytest.raises(IllegalAction):
             state.apply(action)
         assert canonical(state.to_json()) == before
-    for bad in (-1, game.num_actions(3), 2**70, "3", None, 1.0, True):
+    for bad in (-1, game.info.num_actions, 2**70, "3", None, 1.0, True):
         with pytest.raises(IllegalAction):
             state.action_from_id(bad)
         with pytest.raises(IllegalAction):

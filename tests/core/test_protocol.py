@@ -10,7 +10,7 @@ from meeple.core.record import GameRecord
 
 
 def test_registry_lists_and_loads_games():
-    assert "triqueta" in meeple.games()
+    assert "triqueta" in meeple.game_names()
     game = meeple.load("Triqueta")
     assert game.name == "triqueta" and game.min_players == 2 and game.max_players == 5
 
@@ -125,7 +125,8 @@ def test_every_catalog_key_exists_in_both_languages():
     def plural_form_chinese_lacks(key: str) -> bool:  # Chinese has only the `other` form
         return key.rsplit(".", 1)[-1] in ("zero", "one", "two", "few", "many")
 
-    for package in ["meeple.cli", "meeple.server.web", *(f"meeple.games.{g}" for g in meeple.games())]:
+    games = [package for name in meeple.game_names() for package in meeple.game_plugin(name).catalogs]
+    for package in ["meeple.cli", "meeple.server.web", *games]:
         base = resources.files(package).joinpath("locale")
         en = _flatten(tomllib.loads(base.joinpath("en.toml").read_text(encoding="utf-8")))
         zh = _flatten(tomllib.loads(base.joinpath("zh-Hant.toml").read_text(encoding="utf-8")))

@@ -14,7 +14,7 @@ from meeple.ai.bots import make_bot
 from meeple.ai.ismcts import SearchConfig, parse_level
 from meeple.ai.match import play_game
 from meeple.core.memo import Memo
-from meeple.core.registry import games, load
+from meeple.core.registry import game_names, load
 from meeple.core.rng import Rng
 from meeple.games.castell.towers.rules import check_skills, validate
 from meeple.games.castell.towers.solver import team_counts
@@ -59,7 +59,7 @@ def main() -> None:
     print(_native.MODE, len(_native.compiled_modules()))
     for label, call in BAD_INPUT:
         print(label, outcome(call))
-    for name in games():
+    for name in game_names():
         game = load(name)
         for seed in (1, 2):
             players = game.min_players + seed - 1

@@ -10,6 +10,7 @@ import pytest
 import meeple
 from meeple.core.rng import Rng
 from meeple.envs.encoders import triqueta as enc
+from meeple.games.triqueta.components import NUM_ANIMALS
 
 GAME = meeple.load("triqueta")
 SETUPS: list[tuple[int, dict[str, Any]]] = [(2, {"duo": False}), (2, {"duo": True}), (3, {"duo": False}),
@@ -105,7 +106,7 @@ def test_drawn_duo_tokens_only_for_the_drawer():
     first, second = state.view(0)["pending"]
     state.apply(state.action_from_id(16))  # keep slot 0 face down
     obs0, obs1 = encode(state, 0), encode(state, 1)
-    assert obs0[enc.PENDING + enc.NUM_ANIMALS] == 1.0  # slot 0 dealt with
+    assert obs0[enc.PENDING + NUM_ANIMALS] == 1.0  # slot 0 dealt with
     assert obs0[enc.PENDING + enc.PENDING_SIZE + second] == 1.0
     assert obs0[enc.USED_KIND + 1] == 1.0  # keep
     assert obs0[enc.OWN + first] == pytest.approx(0.5)

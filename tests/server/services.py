@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from meeple.server.bench import free_port
+from meeple.server.bench import free_port as free_port  # the tests take ports from here
 from tests.processes import OWN_GROUP, end_group
 
 POSTGRES_HOST, POSTGRES_PORT = "127.0.0.1", 5432

@@ -4,10 +4,16 @@ figures themselves are recorded in docs/performance.md, never asserted)."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
+
+from meeple.server.bench import STALL_SECONDS
 
 pytestmark = pytest.mark.slow  # `meeple bench server` runs servers under load
 
@@ -62,3 +68,49 @@ def test_two_processes_over_redis_with_seats_spread(tmp_path):
     report = json.loads(done.stdout)
     assert (report["processes"], report["redis"], report["spread"]) == (2, True, True)
     assert report["moves"] > 0 and report["refused"] == 0
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below `pid` (Linux /proc), children first."""
+    parents = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        children = [child for child, parent in parents.items() if parent in frontier]
+        found += children
+        frontier = children
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc to find the server process")
+def test_a_server_that_dies_ends_the_run_at_once_with_what_the_clients_saw():
+    """A seat whose connection drops is the run's error, at once; it used to surface 30 s later
+    as its partner's 'heard nothing', which blamed a silent server."""
+    process = subprocess.Popen([sys.executable, "-m", "meeple", "bench", "server", "--tables", "2", "--seconds", "60",
+                                "--think", "0.2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (servers := [p for p in _descendants(process.pid) if b"\0serve\0" in _cmdline(p)]):
+            assert time.monotonic() < deadline and process.poll() is None, process.stderr and process.stderr.read()
+            time.sleep(0.2)
+        time.sleep(3)  # the tables are playing
+        killed = time.monotonic()
+        os.kill(servers[0], signal.SIGKILL)
+        _, stderr = process.communicate(timeout=25)
+    finally:
+        process.kill()
+    assert process.returncode != 0 and time.monotonic() - killed < STALL_SECONDS
+    assert "Traceback" not in stderr and "heard nothing" not in stderr
+    assert "meeple: error:" in stderr and ("connection closed" in stderr or "a client failed" in stderr), stderr
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from meeple.server.app import MAX_MESSAGE_BYTES
+from meeple.server.inbound import MAX_MESSAGE_BYTES
 from tests.server.conftest import create
 
 

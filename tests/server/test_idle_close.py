@@ -18,8 +18,9 @@ from meeple.server.app import create_app
 from meeple.server.botpool import BotPool
 from meeple.server.config import ServerConfig
 from meeple.server.models import CreateTable, JoinTable, SeatSpec
+from meeple.server.refused import Refused
 from meeple.server.sqlite_store import SQLiteStore
-from meeple.server.tables import Hub, Refused
+from meeple.server.tables import Hub
 from tests.server.conftest import bearer, create, hub_of, lifted_config, on_loop, state
 
 HUMANS2 = [{"kind": "human"}, {"kind": "human"}]

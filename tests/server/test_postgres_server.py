@@ -16,7 +16,7 @@ from websockets.sync.client import connect
 
 from meeple.core.record import GameRecord
 from meeple.server.postgres_store import POOL_TIMEOUT, PostgresStore
-from meeple.server.tables import RETRY_SECONDS
+from meeple.server.running import RETRY_SECONDS
 from tests.server.clients import api, new_table
 from tests.server.live import Server
 from tests.server.services import POSTGRES_PORT, free_port, throwaway_postgres

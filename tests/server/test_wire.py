@@ -13,14 +13,15 @@ from typing import Any
 import pytest
 
 from meeple.core.conformance import canonical
-from meeple.core.registry import games as game_names
+from meeple.core.registry import game_names
 from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.server.botpool import BotPool
+from meeple.server.live import LiveTable
 from meeple.server.models import CreateTable, SeatSpec
 from meeple.server.previews import SAMPLES, preview_seed, score_changes
 from meeple.server.sqlite_store import SQLiteStore
-from meeple.server.tables import Hub, LiveTable
+from meeple.server.tables import Hub
 from meeple.server.wire import legal_moves
 
 pytestmark = pytest.mark.slow  # whole games, each message compared across re-sampled worlds

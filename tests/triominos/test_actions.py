@@ -14,7 +14,7 @@ from tests.triominos.helpers import GAME, position
 
 def test_ids_number_placements_by_tile_and_window_cell_then_draw_pass_stop():
     state = GAME.new_game(2, seed=5)
-    assert GAME.num_actions(2) == GAME.num_actions(4, match=True) == NUM_ACTIONS == 56 * NUM_WINDOW + 3
+    assert GAME.info.num_actions == NUM_ACTIONS == 56 * NUM_WINDOW + 3
     assert state.action_id(Place(3, ORIGIN, 0)) == 3 * NUM_WINDOW
     assert [state.action_id(a) for a in (DRAW, PASS, STOP)] == [DRAW_ID, DRAW_ID + 1, DRAW_ID + 2]
     assert [state.action_from_id(i) for i in (DRAW_ID, DRAW_ID + 1, DRAW_ID + 2)] == [DRAW, PASS, STOP]

@@ -18,6 +18,7 @@ from meeple.core.rng import Rng
 from meeple.games.triominos import heuristics
 from meeple.games.triominos.actions import DRAW, PASS, STOP
 from meeple.games.triominos.components import NAME
+from meeple.games.triominos.describe import corners
 from meeple.games.triominos.scoring import BONUS_NAME, PARTS
 from tests.triominos.helpers import FIG_I_TRIPLE, GAME, figure_state, place
 
@@ -100,7 +101,7 @@ def test_terminal_drawing_shows_corner_numbers_and_last_move():
     text = "\n".join("".join(ch for ch, _ in row) for row in grid)
     assert text.count("*") == 1
     digits = sum(ch.isdigit() for ch in text)
-    points = {(x, y) for t in view["board"] for x, y in render._corners(t["x"], t["y"], t["dir"] == "up")}
+    points = {(x, y) for t in view["board"] for x, y in corners(t["x"], t["y"], t["dir"] == "up")}
     assert digits == len(points) == 12
     console = Console(width=100, record=True)
     console.print(render.board(view, catalog("en"), 0))
@@ -144,7 +145,7 @@ def test_open_cells_have_letters_matching_the_move_labels():
     view = state.view(state.current_player)
     keys = render.open_keys(view)
     assert keys and len(set(keys.values())) == len(keys)
-    assert {tuple(c) for c in view["open"]} == set(keys)
+    assert {(c["x"], c["y"], c["dir"]) for c in view["open"]} == set(keys)
     drawing = "".join(ch for row in render.ascii_board(view) for ch, _ in row)
     for action in state.legal_actions():
         data = action.to_json()

@@ -350,7 +350,7 @@ def test_M8_opener_places_any_rack_tile_and_may_not_draw():
 
 def test_M8_opening_draw_is_public():
     state = GAME.new_game(2, seed=9)
-    names = [[[s, NAME[t]] for s, t in go] for go in state.opening]
+    names = [[{"seat": s, "tile": NAME[t]} for s, t in go] for go in state.opening]
     assert state.view(None)["opening"] == names == state.view(1)["opening"]
 
 

@@ -16,7 +16,8 @@ from meeple.core.text import event_text
 from meeple.games.triqueta import heuristics
 from meeple.games.triqueta.actions import ALL_ACTIONS, KINDS
 from meeple.games.triqueta.components import ANIMALS
-from tests.triqueta.helpers import GAME, OWL, draw, keep, new, set_next_draws
+from meeple.games.triqueta.view_types import TriquetaView
+from tests.triqueta.helpers import BEAR, GAME, OWL, draw, keep, new, set_next_draws
 
 LANGS = ("en", "zh-Hant")
 
@@ -39,7 +40,7 @@ def _keys(lang: str) -> set[str]:
     return flat(tomllib.loads(text))
 
 
-def drawn(view: dict[str, Any], seat: int | None, lang: str = "en") -> str:
+def drawn(view: TriquetaView, seat: int | None, lang: str = "en") -> str:
     console = Console(width=120, record=True, color_system=None)
     console.print(render.board(view, catalog(lang), seat))
     return console.export_text()
@@ -92,7 +93,10 @@ def test_action_labels(lang):
         label = render.action_label(action.to_json(), cat)
         assert "action." not in label and len(label) < 40
     assert render.action_label({"type": "take", "row": 1}, catalog("en")) == "Take row 2"
-    view = {"pending": [OWL, -1]}
+    state = new(2)
+    set_next_draws(state, [OWL])
+    state.apply(draw)
+    view = state.view(state.current_player)
     assert render.action_label({"type": "keep", "slot": 0}, catalog("en"), view) == "Keep the owl face down"
 
 
@@ -100,11 +104,16 @@ def test_action_labels_read_as_sentences_naming_the_drawn_animal():
     """A label is what a player would say: capitalised, the drawn animal named (T9: with two
     drawn, "Keep it face down" would not say which), a duo draw draws two."""
     cat = catalog("en")
-    two = {"pending": [OWL, 5], "duo": True, "towers": [9, 15, 15, 15], "current_tower": 0}
+    state = new(2, duo=True)
+    set_next_draws(state, [OWL, BEAR])
+    start = state.view(0)
+    state.apply(draw)
+    two = state.view(0)
+    assert two["pending"] == [OWL, BEAR]
     assert render.action_label({"type": "place", "row": 0, "slot": 1}, cat, two) == "Place the bear in row 1"
     assert render.action_label({"type": "discard", "slot": 0}, cat, two) == "Return the owl to the box"
-    assert render.action_label({"type": "draw"}, cat, {**two, "pending": []}) == "Draw two tokens"
-    last = {**two, "pending": [], "towers": [1, 15, 15, 15]}
+    assert render.action_label({"type": "draw"}, cat, start) == "Draw two tokens"
+    last: TriquetaView = {**start, "towers": [1, 15, 15, 15]}
     assert render.action_label({"type": "draw"}, cat, last) == "Draw a token"  # T9: one left, one drawn
     for action in ALL_ACTIONS:
         label = render.action_label(action.to_json(), cat, two)

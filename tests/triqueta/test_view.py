@@ -26,10 +26,10 @@ from tests.triqueta.helpers import (
 def test_view_shows_public_facts_to_everyone():
     state = new(3)
     view = state.view(None)
-    assert view["game"] == "triqueta" and view["num_players"] == 3 and view["viewer"] is None
+    assert view["game"] == "triqueta" and view["num_players"] == 3 and view["seat"] is None
     assert view["round"] == 1 and view["rounds"] == 4 and view["current_player"] == 0
     assert view["towers"] == [15, 15, 15, 15] and view["rows"] == [[], [], []]
-    assert view["finished"] is False and "winners" not in view and "final" not in view
+    assert view["over"] is False and view["winners"] == [] and "final" not in view
     assert all("face_down" not in p for p in view["players"])
 
 

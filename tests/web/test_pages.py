@@ -98,7 +98,7 @@ def test_two_people_at_one_table_each_see_only_their_own_rack(browser, server):
         rack = states[-1]["view"].get("rack", [])
         assert rack, "Ana sees her own rack"
         # The opening draw is public (M8): a tile shown then and drawn later may be named.
-        shown = {tile for go in states[-1]["view"]["opening"] for _, tile in go}
+        shown = {draw["tile"] for go in states[-1]["view"]["opening"] for draw in go}
         rack = [tile for tile in rack if tile not in shown]
         seen_by_ben = ben.content() + json.dumps(ben_frames)
         for tile in rack:

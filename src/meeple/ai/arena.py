@@ -246,7 +246,7 @@ def run_arena(
     seed: int,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
-    options: dict | None = None,
+    options: dict[str, Any] | None = None,
     journal: Path | None = None,
     backend: str = "process",
     address: str | None = None,

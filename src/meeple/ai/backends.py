@@ -4,9 +4,9 @@ tasks on a local Ray instance or a Ray cluster ("ray", the optional extra `meepl
 A backend is given a function and a list of tasks (each a tuple of that function's arguments)
 and yields the results as the calls finish, in whatever order they finish. The arena gathers
 them by game index, so the results do not depend on the backend, the number of workers or the
-order of finishing (meeple.ai.arena). Every worker gets the parent's game registry
-(`meeple.core.registry.GAMES`: tests register extra games), and Ctrl-C stops the games still
-running before the interrupt goes on.
+order of finishing (meeple.ai.arena). Every worker finds the installed games itself and gets the
+games the parent registered at run time (`meeple.core.registry.registrations()`: tests register
+extra games), and Ctrl-C stops the games still running before the interrupt goes on.
 
 Ray is imported only when the Ray backend is chosen. Without an address the backend starts a
 local Ray instance of `workers` CPUs and shuts it down afterwards; with an address (HOST:PORT of
@@ -54,16 +54,16 @@ def usable_workers(requested: int, games: int) -> int:
 
 
 def _play(games: dict[str, str], play: Callable[..., T], task: Task) -> T:
-    """One call in a worker (a Ray task), with the parent's game registry."""
-    registry.GAMES.update(games)
+    """One call in a worker (a Ray task), with the games the parent registered."""
+    registry.register_all(games)
     return play(*task)
 
 
 def _init_worker(games: dict[str, str]) -> None:
-    """Give a fresh worker process the parent's game registry (tests register extra games), and
-    leave Ctrl-C to the parent, which stops the pool: a worker never prints a traceback for it."""
+    """Give a fresh worker process the games the parent registered (tests register extra games),
+    and leave Ctrl-C to the parent, which stops the pool: a worker never prints a traceback for it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    registry.GAMES.update(games)
+    registry.register_all(games)
 
 
 def _call(play: Callable[..., T], task: Task) -> T:
@@ -107,7 +107,7 @@ class ProcessBackend(Backend):
                 yield play(*task)
             return
         context = multiprocessing.get_context("spawn")
-        with context.Pool(self.workers, initializer=_init_worker, initargs=(dict(registry.GAMES),)) as pool:
+        with context.Pool(self.workers, initializer=_init_worker, initargs=(registry.registrations(),)) as pool:
             try:
                 yield from pool.imap_unordered(partial(_call, play), tasks, chunksize=1)
             except KeyboardInterrupt:
@@ -154,13 +154,13 @@ class RayBackend(Backend):
                 raise OptionError(f"--address {address}: cannot join the Ray cluster there: {_why(exc)}") from None
             owned = True
         if workers is None:
-            workers = int(ray.cluster_resources().get("CPU", 1))
+            workers = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]  # Ray leaves it untyped
         return cls(ray, max(1, min(workers, games)), owned)
 
     def run(self, play: Callable[..., T], tasks: Sequence[Task]) -> Generator[T, None, None]:
         ray = self.ray
         remote = ray.remote(num_cpus=1)(_play)
-        games = ray.put(dict(registry.GAMES))
+        games = ray.put(registry.registrations())
         waiting = iter(tasks)
         pending: list[Any] = []
         try:

@@ -3,8 +3,8 @@
 A bot chooses an action for the seat to move from an `Observation` (meeple.core.observation):
 that seat's legal actions, its view, and a sample state in which everything the seat cannot see
 has been re-dealt. Bots never receive the real state, so none can read another seat's secrets.
-Game-specific knowledge comes from the game's heuristics module, found through the registry
-(never imported here by name).
+Game-specific knowledge comes from the game's heuristics, found through its plugin
+(meeple.ai.heuristics; never imported here by name).
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
+from meeple.ai.heuristics import heuristics_of
 from meeple.core.errors import OptionError
 from meeple.core.observation import Observation
 from meeple.core.protocol import Action
-from meeple.core.registry import heuristics
 from meeple.core.rng import Rng
 from meeple.core.state import State
 
@@ -48,13 +48,13 @@ class RandomBot(Bot):
 
 
 class GreedyBot(Bot):
-    """The game's own one-ply heuristic (its heuristics module's `choose`), applied to the
+    """The game's own one-ply heuristic (its heuristics' `choose`), applied to the
     observation's sample, where the other seats' secrets are re-dealt."""
 
     name = "greedy"
 
     def decide(self, seen: Observation[Any], rng: Rng) -> Action:
-        module = heuristics(seen.game)
+        module = heuristics_of(seen.game)
         if module is None:
             raise OptionError(f"{seen.game.title} has no greedy heuristic")
         action: Action = module.choose(seen.sample, rng)

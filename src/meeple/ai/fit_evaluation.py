@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from meeple.ai.bots import make_bot
+from meeple.ai.heuristics import FittedHeuristics, heuristics_of
 from meeple.ai.match import derive_seed, seat_streams
 from meeple.core.errors import OptionError
 from meeple.core.observation import Observation
-from meeple.core.registry import heuristics, load
+from meeple.core.registry import load
 from meeple.core.shares import softmax_shares
 
 #: Ridge penalty per weight (per position): keeps collinear features from drifting apart.
@@ -51,9 +52,7 @@ def collect(game_name: str, players: int, games: int, seed: int, every: int = 3,
         raise OptionError(f"fitting needs at least one self-play game, not {games}")
     if not 0.0 <= epsilon <= 1.0:
         raise OptionError(f"epsilon must be in [0, 1], not {epsilon}")
-    module = heuristics(game)
-    if module is None or not hasattr(module, "features"):
-        raise OptionError(f"{game.title} has no features() to fit an evaluation to")
+    module = fitted_heuristics(game_name)
     out: list[Position] = []
     for index in range(games):
         game_seed = derive_seed(seed, index)
@@ -74,6 +73,15 @@ def collect(game_name: str, players: int, games: int, seed: int, every: int = 3,
         outcome = state.rewards()
         out.extend(Position(f, outcome, e) for f, e in kept)
     return out
+
+
+def fitted_heuristics(game_name: str) -> FittedHeuristics:
+    """The game's heuristics if they offer features to fit, else OptionError."""
+    game = load(game_name)
+    module = heuristics_of(game)
+    if not isinstance(module, FittedHeuristics):
+        raise OptionError(f"{game.title} has no features() to fit an evaluation to")
+    return module
 
 
 def probabilities(weights: Sequence[float], features: Sequence[Sequence[float]]) -> list[float]:
@@ -148,8 +156,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--epsilon", type=float, default=0.0, help="chance of a uniformly random move")
     args = parser.parse_args(argv)
     try:
-        module = heuristics(load(args.game))
-        names = getattr(module, "FEATURE_NAMES", None)
+        names = tuple(fitted_heuristics(args.game).FEATURE_NAMES)
         fitted: dict[int, list[float]] = {}
         for players in args.players:
             positions = collect(args.game, players, args.games, args.seed, epsilon=args.epsilon)

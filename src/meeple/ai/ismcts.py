@@ -13,8 +13,8 @@ The bot never reads hidden information: it touches the real state only to call
 depends only on its view and its seed, provided the game's `determinize` does (tests check it).
 
 Policies are pluggable per game: rollouts are uniformly random or follow the game's greedy
-heuristic (`heuristics(game).choose`, optionally with random moves mixed in), and a rollout may
-stop after `cutoff` plies and score the position with `heuristics(game).evaluate(state)`.
+heuristic (`heuristics_of(game).choose`, optionally with random moves mixed in), and a rollout may
+stop after `cutoff` plies and score the position with `heuristics_of(game).evaluate(state)`.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from meeple.ai.bots import Bot, register_bot
+from meeple.ai.heuristics import heuristics_of
 from meeple.core.errors import OptionError
 from meeple.core.observation import Observation
 from meeple.core.protocol import Action, SearchTuning
-from meeple.core.registry import heuristics, load
+from meeple.core.registry import load
 from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.core.values import rebuild_by_fields
@@ -167,11 +168,11 @@ class ISMCTSBot(Bot):
         return by_id[best]
 
     @staticmethod
-    def _greedy(seen: Observation[Any]) -> Callable[[State, Rng], Action]:
-        module = heuristics(seen.game)
-        if module is None or not hasattr(module, "choose"):
+    def _greedy(seen: Observation[Any]) -> Callable[[State[Any], Rng], Action]:
+        module = heuristics_of(seen.game)
+        if module is None:
             raise OptionError(f"{seen.game.title} has no greedy heuristic for an ISMCTS greedy_margin")
-        choose: Callable[[State, Rng], Action] = module.choose
+        choose: Callable[[State[Any], Rng], Action] = module.choose
         return choose
 
     # -- search --------------------------------------------------------------------------------
@@ -195,7 +196,7 @@ class ISMCTSBot(Bot):
                 gc.collect(1)
                 gc.enable()
 
-    def _search(self, state: State, rng: Rng, start: float) -> SearchStats:
+    def _search(self, state: State[Any], rng: Rng, start: float) -> SearchStats:
         config = self.config
         me = state.current_player
         if me is None:
@@ -229,7 +230,7 @@ class ISMCTSBot(Bot):
         self.last = stats
         return stats
 
-    def _iterate(self, root: _Node, s: State, rng: Rng, policy: _Policy, hard: float) -> None:
+    def _iterate(self, root: _Node, s: State[Any], rng: Rng, policy: _Policy, hard: float) -> None:
         """One iteration on the determinization `s`: select, expand, play out, back up."""
         node = root
         path = [root]
@@ -297,19 +298,20 @@ class _Policy:
             self.cutoff = seat_cutoff(config.cutoff, players)
         self.epsilon = config.epsilon
         self.score_weight = config.score_weight
-        module = heuristics(game)
-        self.choose: Callable[[State, Rng], Action] | None = None
-        self.evaluate: Callable[[State], list[float]] | None = None
+        self.choose: Callable[[State[Any], Rng], Action] | None = None
+        self.evaluate: Callable[[State[Any]], list[float]] | None = None
         if config.rollout == "greedy":
-            if module is None or not hasattr(module, "choose"):
+            module = heuristics_of(game)
+            if module is None:
                 raise OptionError(f"{game.title} has no greedy heuristic for ISMCTS rollouts")
             self.choose = module.choose
         if config.cutoff is not None:
-            if module is None or not hasattr(module, "evaluate"):
+            module = heuristics_of(game)
+            if module is None:
                 raise OptionError(f"{game.title} has no evaluate() for an ISMCTS cut-off")
             self.evaluate = module.evaluate
 
-    def playout(self, s: State, hard: float) -> list[float]:
+    def playout(self, s: State[Any], hard: float) -> list[float]:
         rng = self.rng
         choose = self.choose
         epsilon = self.epsilon
@@ -330,7 +332,7 @@ class _Policy:
                 raise _Abort
         return self.reward(s)
 
-    def reward(self, s: State) -> list[float]:
+    def reward(self, s: State[Any]) -> list[float]:
         wins = s.rewards()
         weight = self.score_weight
         if not weight:
@@ -431,7 +433,8 @@ register_bot("ismcts", _GameTunedBot)
 # -- performance ---------------------------------------------------------------------------------
 
 
-def bench_ismcts(game_name: str, players: int, seconds: float, seed: int, level: str | None = None) -> dict:
+def bench_ismcts(game_name: str, players: int, seconds: float, seed: int,
+                 level: str | None = None) -> dict[str, Any]:
     """Search the opening position of a seeded game for `seconds`; iterations per second is
     the figure that decides how strong a level can be within a person's patience."""
     game = load(game_name)

@@ -44,12 +44,12 @@ class GameResult:
 
 
 def play_game(
-    game: Game,
+    game: Game[Any, Any],
     bots: Sequence[Bot],
     seed: int,
     options: dict[str, Any] | None = None,
-    on_action: Callable[[State, Any], None] | None = None,
-) -> tuple[State, GameResult]:
+    on_action: Callable[[State[Any], Any], None] | None = None,
+) -> tuple[State[Any], GameResult]:
     """Play one game with `bots[seat]` in each seat; every bot gets its own random stream."""
     state = game.new_game(len(bots), seed=seed, **(options or {}))
     streams = seat_streams(seed, len(bots))

@@ -25,11 +25,12 @@ from meeple.ai.bots import Bot, make_bot
 from meeple.ai.match import derive_seed, random_playouts, rotated_seating
 from meeple.cli.options import parse_bots, parse_options
 from meeple.cli.outputs import check_output_file, prepare_output_folder, reserve_new_file
-from meeple.cli.render import breakdown_table, catalog, renderer
+from meeple.cli.render import SvgRenderer, breakdown_table, catalog, renderer
 from meeple.core.errors import MeepleError, OptionError
 from meeple.core.i18n import check_language
+from meeple.core.plugin import PluginError
 from meeple.core.record import GameRecord
-from meeple.core.registry import load
+from meeple.core.registry import game_names, load
 from meeple.core.rng import RNG_KIND, seed_from
 
 app = typer.Typer(
@@ -415,7 +416,7 @@ def render(
     record = GameRecord.load(file)
     state = record.replay()
     module = renderer(record.game)
-    if not hasattr(module, "svg"):
+    if not isinstance(module, SvgRenderer):
         raise OptionError(f"{state.game.title} cannot draw itself as SVG yet")
     cat = catalog(record.game, lang)
     cat.player_names = [f"{cat.text('ui.seat', seat=k + 1)} ({name})" for k, name in enumerate(record.players)]
@@ -520,17 +521,24 @@ def serve(
 
 @app.command(name="games")
 def list_games() -> None:
-    """List the games meeple can load, with their rule options and defaults."""
-    from meeple.core.registry import games
-
-    for name in games():
-        the_game = load(name)
+    """List the games meeple can load, with their rule options and defaults; a game whose plugin
+    is broken is one line on stderr (and exit status 1), the others are still listed."""
+    broken = 0
+    for name in game_names():
+        try:
+            the_game = load(name)
+        except PluginError as exc:
+            print(f"meeple: error: {exc}", file=sys.stderr)
+            broken += 1
+            continue
         players = f"{the_game.min_players}-{the_game.max_players} players"
         console.print(f"{name:10} {the_game.title} ({players})", highlight=False)
         for spec in the_game.option_specs:
             console.print(f"           --option {spec.name}={spec.default}  {spec.help}", markup=False, highlight=False)
         for part in the_game.benchmarks():
             console.print(f"           bench --part {part}", markup=False, highlight=False)
+    if broken:
+        raise typer.Exit(1)
 
 
 class _UsageMessage(Protocol):

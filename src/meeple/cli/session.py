@@ -154,7 +154,7 @@ class Session:
         self.console.print(self.render.board(view, self.cat, seat))
         legal: list[Action] = state.legal_actions()
         for index, action in enumerate(legal, start=1):
-            label = action_label(self.render, action.to_json(), self.cat, view)
+            label = action_label(self.record.game, action.to_json(), self.cat, view)
             self.console.print(Text.assemble((f"  {index:>3} ", "bold cyan"), label))
         while True:
             try:

@@ -1,9 +1,10 @@
-"""The game protocol and what every game shares: errors, randomness, records, registry."""
+"""The game protocol and what every game shares: errors, randomness, records, plugins."""
 
 from meeple.core.errors import DataError, IllegalAction, MeepleError, OptionError, RecordError
+from meeple.core.plugin import GameInfo, GamePlugin, PluginError
 from meeple.core.protocol import Action, Event, Game, OptionSpec
 from meeple.core.record import GameRecord
-from meeple.core.registry import games, heuristics, load
+from meeple.core.registry import game_names, game_plugin, load
 from meeple.core.rng import Rng
 from meeple.core.state import State
 
@@ -12,15 +13,18 @@ __all__ = [
     "DataError",
     "Event",
     "Game",
+    "GameInfo",
+    "GamePlugin",
     "GameRecord",
     "IllegalAction",
     "MeepleError",
     "OptionError",
     "OptionSpec",
+    "PluginError",
     "RecordError",
     "Rng",
     "State",
-    "games",
-    "heuristics",
+    "game_names",
+    "game_plugin",
     "load",
 ]

@@ -1,9 +1,9 @@
 """Protocol conformance checks shared by every game's tests.
 
 `check_random_game` plays one random game and asserts, after every action, the invariants the
-protocol promises: JSON round-trip, cheap clone equal to the original, views JSON-safe and
-unchanged by re-sampling what the viewer cannot see, illegal actions rejected without change,
-and determinism from the seed. A game adds its own invariants through `extra`.
+protocol promises: JSON round-trip, cheap clone equal to the original, views JSON-safe, holding
+the shared envelope (meeple.core.views) and unchanged by re-sampling what the viewer cannot see,
+illegal actions rejected without change, and determinism from the seed. A game adds its own invariants through `extra`.
 """
 
 from __future__ import annotations
@@ -17,13 +17,14 @@ from meeple.core.errors import IllegalAction
 from meeple.core.protocol import Game, StateT
 from meeple.core.rng import Rng
 from meeple.core.state import State
+from meeple.core.views import View
 
 
 def canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def check_state(state: State, rng: Rng, views: bool = True) -> None:
+def check_state(state: State[Any], rng: Rng, views: bool = True) -> None:
     """Invariants of one position."""
     game = state.game
     data = state.to_json()
@@ -37,6 +38,7 @@ def check_state(state: State, rng: Rng, views: bool = True) -> None:
         for seat in seats:
             view = state.view(seat)
             canonical(view)  # JSON-safe
+            check_envelope(state, seat, view)
             if seat is not None:
                 sample = state.determinize(seat, rng)
                 assert canonical(sample.view(seat)) == canonical(view), (
@@ -48,7 +50,7 @@ def check_state(state: State, rng: Rng, views: bool = True) -> None:
         assert legal, "a running game must offer a legal action"
         ids = state.legal_action_ids()
         assert len(set(ids)) == len(ids), "two legal actions share an id"
-        n = game.num_actions(state.num_players, **state.options)
+        n = game.info.num_actions
         assert all(0 <= i < n for i in ids), "action id out of range"
         for action, action_id in zip(legal, ids):
             assert state.action_id(action) == action_id
@@ -66,6 +68,14 @@ def check_state(state: State, rng: Rng, views: bool = True) -> None:
             else:
                 raise AssertionError(f"illegal action id {action_id} was accepted")
             assert canonical(state.to_json()) == text, "a rejected action changed the state"
+
+
+def check_envelope(state: State[Any], seat: int | None, view: View) -> None:
+    """The part every view shares (meeple.core.views) says who looks and how the game stands."""
+    expected: View = {"game": state.game.name, "seat": seat, "current_player": state.current_player,
+                      "over": state.is_terminal, "scores": state.scores(), "winners": state.winners()}
+    shown = {key: view.get(key) for key in expected}
+    assert shown == expected, f"view({seat}) says {shown}, the state {expected}"
 
 
 def check_random_game(

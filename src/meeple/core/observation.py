@@ -22,6 +22,7 @@ from meeple.core.errors import OptionError
 from meeple.core.protocol import ActionT, Game
 from meeple.core.rng import Rng
 from meeple.core.state import State
+from meeple.core.views import View
 
 #: The seed of the one sample an observation draws.
 SAMPLE_SEED = 0x0B5E_4A71_0F5E_A7ED
@@ -59,7 +60,7 @@ class Observation(Generic[ActionT]):
     def action_id(self, action: ActionT) -> int:
         return self.sample.action_id(action)
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> View:
         """The seat's own view (the same as the real state's)."""
         return self.sample.view(self.seat)
 

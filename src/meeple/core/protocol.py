@@ -17,6 +17,7 @@ from meeple.core.errors import IllegalAction, OptionError, RecordError
 from meeple.core.rng import seed_from
 
 if TYPE_CHECKING:
+    from meeple.core.plugin import GameInfo
     from meeple.core.state import State
 
 
@@ -150,8 +151,11 @@ class Event:
 
 
 class Game(ABC, Generic[StateT, ActionT]):
-    """A game definition. Subclasses set the class attributes and the abstract methods."""
+    """A game definition. Subclasses declare `info` (the metadata, meeple.core.plugin.GameInfo),
+    `state_class`, optionally `search`, and the abstract methods. `name`, `title`, the player
+    range and `option_specs` are read from `info` when the subclass is defined."""
 
+    info: ClassVar[GameInfo]
     name: ClassVar[str]
     title: ClassVar[str]
     min_players: ClassVar[int]
@@ -159,10 +163,16 @@ class Game(ABC, Generic[StateT, ActionT]):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     #: The game's State class: `new_game` calls its `initial`, `from_json` its `from_json`.
     state_class: ClassVar[type[State[Any]]]
-    #: Module holding the game's optional bot heuristics (see meeple.core.registry).
-    heuristics_module: ClassVar[str | None] = None
     #: How search bots should play this game.
     search: ClassVar[SearchTuning] = SearchTuning()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        info = cls.__dict__.get("info")
+        if info is not None:
+            cls.name, cls.title = info.name, info.title
+            cls.min_players, cls.max_players = info.min_players, info.max_players
+            cls.option_specs = info.options
 
     def benchmarks(self) -> Mapping[str, Callable[[float, int], dict[str, Any]]]:
         """Extra benchmarks of this game's own parts for `meeple bench GAME --part NAME`:
@@ -206,10 +216,6 @@ class Game(ABC, Generic[StateT, ActionT]):
         return cast(StateT, self.state_class.initial(self, num_players, seed_value, resolved))
 
     # -- actions ------------------------------------------------------------------------------
-    @abstractmethod
-    def num_actions(self, num_players: int, **options: Any) -> int:
-        """Size of the integer action space for this player count and options."""
-
     @abstractmethod
     def action_from_json(self, obj: Any) -> ActionT:
         """Decode an action; raises RecordError naming what is malformed."""

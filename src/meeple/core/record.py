@@ -2,6 +2,11 @@
 
 A record holds the game, options, player names, seed and the actions in JSON form. Replaying it
 re-creates every state exactly, because all randomness flows from the seed.
+
+A record file also says which version of the game's rules it was played under (the plugin's
+`GameInfo.rules_version`, field "rules_version"): a record of another version is refused, since its
+actions may mean something else now. A record without that field (written before records carried
+it) is taken to be of the current rules.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from meeple.core.checks import whole_in_range
 from meeple.core.errors import MeepleError, RecordError
 from meeple.core.jsonio import read_json_file
 from meeple.core.protocol import Action
-from meeple.core.registry import games, load
+from meeple.core.registry import game_names, game_plugin, load
 from meeple.core.state import State
 
 FORMAT = "meeple-record"
@@ -28,6 +33,8 @@ MAX_SEED = (1 << 64) - 1
 FIELDS: dict[str, type] = {
     "game": str, "num_players": int, "seed": int, "options": dict, "players": list, "actions": list,
 }
+#: Optional fields of a record file, with their JSON types.
+OPTIONAL_FIELDS: dict[str, type] = {"rules_version": str}
 _KIND_NAMES = {str: "text", int: "a whole number", dict: "an object", list: "a list"}
 
 
@@ -55,7 +62,7 @@ class GameRecord:
     def add(self, action: Action) -> None:
         self.actions.append(action.to_json())
 
-    def replay(self, on_step: Callable[[int, Action, State], None] | None = None) -> State:
+    def replay(self, on_step: Callable[[int, Action, State[Any]], None] | None = None) -> State[Any]:
         """The final state; raises RecordError naming the first bad action."""
         state = self.new_state()
         game = state.game
@@ -74,6 +81,7 @@ class GameRecord:
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
+            "rules_version": game_plugin(self.game).info.rules_version,
             "num_players": self.num_players,
             "seed": self.seed,
             "options": self.options,
@@ -87,15 +95,19 @@ class GameRecord:
             raise RecordError(f"not a meeple game record (missing \"format\": \"{FORMAT}\")")
         if obj.get("version") != VERSION:
             raise RecordError(f"unsupported record version {obj.get('version')!r} (expected {VERSION})")
-        unknown = sorted(set(obj) - {"format", "version", *FIELDS})
+        unknown = sorted(set(obj) - {"format", "version", *FIELDS, *OPTIONAL_FIELDS})
         if unknown:
             raise RecordError(f"record has an unknown field {unknown[0]!r}")
         for key, kind in FIELDS.items():
             value = obj.get(key)
             if type(value) is not kind:
                 raise RecordError(f"record field {key!r} must be {_KIND_NAMES[kind]}, not {_short(value)}")
-        if obj["game"] not in games():
-            raise RecordError(f"record of an unknown game {_short(obj['game'])} (games: {', '.join(games())})")
+        for key, kind in OPTIONAL_FIELDS.items():
+            if key in obj and type(obj[key]) is not kind:
+                raise RecordError(f"record field {key!r} must be {_KIND_NAMES[kind]}, not {_short(obj[key])}")
+        if obj["game"] not in game_names():
+            raise RecordError(f"record of an unknown game {_short(obj['game'])} (games: {', '.join(game_names())})")
+        _check_rules_version(obj["game"], obj.get("rules_version"))
         whole_in_range(obj["num_players"], 1, 99, "record field 'num_players'")
         whole_in_range(obj["seed"], 0, MAX_SEED, "record field 'seed'")
         if not all(type(p) is str for p in obj["players"]):
@@ -131,3 +143,15 @@ class GameRecord:
     def load(cls, path: Path | str) -> GameRecord:
         """Read a record file; any problem with it is one RecordError naming the file."""
         return cls.from_json(read_json_file(path))
+
+
+def _check_rules_version(game: str, version: str | None) -> None:
+    """RecordError for a record of rules other than the installed game's (None: an older record
+    that does not say, read as the current rules)."""
+    try:
+        current = game_plugin(game).info.rules_version
+    except MeepleError as exc:
+        raise RecordError(f"record of game {game!r}, which cannot be loaded: {exc}") from None
+    if version is not None and version != current:
+        raise RecordError(f"record of {game} rules version {_short(version)}, but this meeple plays "
+                          f"version {current!r}: replay it with the meeple it was saved with")

@@ -26,6 +26,7 @@ from meeple.core.statefields import Context, Shared, clone_state, decode_state, 
 if TYPE_CHECKING:
     from meeple.core.protocol import Event
     from meeple.core.rng import Rng
+    from meeple.core.views import View
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -134,8 +135,9 @@ class State(Generic[ActionT], metaclass=ABCMeta):
 
     # -- information --------------------------------------------------------------------------
     @abstractmethod
-    def view(self, player: int | None) -> dict[str, Any]:
-        """Everything `player` may see and nothing else, JSON-safe; None is a spectator."""
+    def view(self, player: int | None) -> View:
+        """Everything `player` may see and nothing else, JSON-safe; None is a spectator. Each
+        game narrows the type to its own view (meeple.core.views)."""
 
     @abstractmethod
     def determinize(self, observer: int, rng: Rng) -> Self:

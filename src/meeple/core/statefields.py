@@ -22,15 +22,14 @@ classes, which mypyc compiles as native classes (no decorator, no dataclass).
 
 from __future__ import annotations
 
-import ast
 import importlib.machinery
 import sys
 import types
 import typing
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+from meeple import _native
 from meeple.core.errors import RecordError
 
 T = TypeVar("T")
@@ -289,34 +288,29 @@ def _fields(cls: type) -> list[_Field]:
     return out
 
 
-def _source_annotations(cls: type) -> dict[str, str] | None:
-    """The field annotations written in `cls`'s body, read from its module's `.py` source, or
-    None when the class is not compiled (its own `__annotations__` are then intact)."""
+_EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+
+
+def _compiled_annotations(cls: type) -> dict[str, str] | None:
+    """The field annotations written in `cls`'s body, as the build recorded them from its source
+    (meeple._native), or None when the class is not compiled (its own `__annotations__` are then
+    intact)."""
     module = sys.modules[cls.__module__]
-    path = Path(getattr(module, "__file__", None) or "")
-    if not path.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+    if not (getattr(module, "__file__", None) or "").endswith(_EXTENSION_SUFFIXES):
         return None
-    source = path.with_name(path.name.split(".", 1)[0] + ".py")
-    tree = ast.parse(source.read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
-            return {
-                item.target.id: ast.unparse(item.annotation)
-                for item in node.body
-                if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name)
-            }
-    raise TypeError(f"{cls.__qualname__}: no class of that name in {source.name}")
+    return _native.compiled_fields(cls.__module__, cls.__name__)
 
 
 def declared_types(cls: type) -> dict[str, Any]:
     """Each field's declared type. A compiled (mypyc) class keeps only erased annotations
-    (`list` for `list[list[int]]`), so its types are read from the source it was built from;
-    both builds therefore see the same declarations."""
+    (`list` for `list[list[int]]`), so its types are the ones the build read from the source it
+    compiled, evaluated here as `typing.get_type_hints` evaluates the pure class's: both builds
+    see the same declarations."""
     hints: dict[str, Any] = {}
     for klass in reversed(cls.__mro__):
         if klass is object:
             continue
-        written = _source_annotations(klass)  # a native class has no `__annotations__` at all
+        written = _compiled_annotations(klass)  # a native class has no `__annotations__` at all
         if written is None:
             if "__annotations__" in klass.__dict__:
                 hints.update(typing.get_type_hints(klass, include_extras=True))

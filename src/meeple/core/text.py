@@ -1,7 +1,11 @@
 """Events in words, from the message catalogs: shared by the terminal and the browser pages, so a
-move reads the same in both."""
+move reads the same in both; and any game's position as plain text."""
 
 from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
 
 from meeple.core.i18n import Catalog
 from meeple.core.protocol import Event
@@ -24,3 +28,11 @@ def event_json_text(data: dict[str, object], cat: Catalog, you: int | None = Non
     if you is not None and subject == you and cat.has(key + "_you"):
         key += "_you"
     return cat.text(key, player=data["player"], **params)
+
+
+def position_text(title: str, view: Mapping[str, Any]) -> str:
+    """A position as plain text for any game, where no drawing of it is at hand (a training log):
+    the game's title, then each field of `view` on its own line as compact JSON."""
+    lines = [title, *(f"{key}: {json.dumps(value, separators=(',', ':'), ensure_ascii=False)}"
+                      for key, value in view.items())]
+    return "\n".join(lines) + "\n"

@@ -1,6 +1,6 @@
-"""The four games as single-agent Gymnasium environments: the learner plays one seat, meeple bots
-play the others. Registered on import of `meeple.envs.gymnasium` as `meeple/Triqueta-v0`,
-`meeple/Triominos-v0`, `meeple/Celtica-v0` and `meeple/Castell-v0`:
+"""The installed games as single-agent Gymnasium environments: the learner plays one seat, meeple bots
+play the others. Registered on import of `meeple.envs.gymnasium` as `meeple/<Title>-v0`
+(`meeple/Triqueta-v0`, `meeple/Triominos-v0`, `meeple/Celtica-v0`, `meeple/Castell-v0`, ...):
 
     gymnasium.make("meeple/Triqueta-v0", num_players=3, opponents="ismcts:easy")
 
@@ -23,7 +23,7 @@ from meeple.ai.bots import Bot, make_bot, split_bot_specs
 from meeple.ai.match import seat_streams
 from meeple.core.errors import MeepleError
 from meeple.core.observation import Observation
-from meeple.core.registry import games, load
+from meeple.core.registry import load, usable_games
 from meeple.core.state import State
 from meeple.envs.spaces import action_mask, observation_shape, observe
 
@@ -46,7 +46,7 @@ class MeepleEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
         specs = split_bot_specs(opponents)
         self.bots: list[Bot] = [make_bot(specs[k % len(specs)]) for k in range(num_players - 1)]
         self.num_players, self.seat = num_players, seat
-        self.size = self.game.num_actions(num_players, **self.options)
+        self.size = self.game.info.num_actions
         self.action_space = spaces.Discrete(self.size)
         self.observation_space = spaces.Box(0.0, 1.0, observation_shape(self.game, num_players, self.options),
                                             np.float32)
@@ -91,10 +91,10 @@ class MeepleEnv(gymnasium.Env[npt.NDArray[np.float32], np.int64]):
 
 def register() -> None:
     """Register every installed game as `meeple/<Title>-v0` (once)."""
-    for name in games():
-        env_id = f"meeple/{load(name).title}-v0"
+    for game in usable_games():
+        env_id = f"meeple/{game.title}-v0"
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="meeple.envs.gymnasium:MeepleEnv", kwargs={"game": name})
+            gymnasium.register(id=env_id, entry_point="meeple.envs.gymnasium:MeepleEnv", kwargs={"game": game.name})
 
 
 register()

@@ -1,12 +1,13 @@
-"""The four games as OpenSpiel Python games, registered on import as `python_meeple_<game>`:
+"""The installed games as OpenSpiel Python games, registered on import as `python_meeple_<game>`:
 
     import pyspiel, meeple.envs.openspiel
     game = pyspiel.load_game("python_meeple_castell", {"players": 3})
 
-The engines shuffle inside `new_game`, so the games are SAMPLED_STOCHASTIC: a new initial state
-draws its seed from the game's `seed` parameter and a counter, and there are no chance nodes.
-Imperfect information; rewards at the end are the win shares (`State.rewards()`), constant-sum
-1. Observation and information-state tensors are the game's encoder (docs/games/<game>.md).
+The game type and sizes come from the plugin's `GameInfo`: a game with chance shuffles inside
+`new_game` (SAMPLED_STOCHASTIC: a new initial state draws its seed from the game's `seed` parameter
+and a counter; there are no chance nodes), its information type, its number of distinct actions
+and its declared maximum game length. Rewards at the end are the win shares (`State.rewards()`),
+constant-sum 1. Observation and information-state tensors are the game's encoder (docs/games/<game>.md).
 `resample_from_infostate` goes through `determinize`; OpenSpiel's copy of a Python state (its
 copy hook) goes through the engine's own `clone()`; `serialize` / `deserialize_state` go through
 `to_json`.
@@ -23,25 +24,18 @@ import numpy as np
 import pyspiel
 
 from meeple.core.protocol import Game
-from meeple.core.registry import games, load
+from meeple.core.registry import load, usable_games
 from meeple.core.rng import Rng
 from meeple.envs.spaces import observation_shape, observe
 
-#: Bound on a game's length used for GameInfo: twice the longest of many random games (the
-#: engines end every game; no rule caps the number of moves exactly).
-LENGTH_SAMPLES = 40
-
-
-def _max_length(game: Game[Any, Any], players: int) -> int:
-    longest = 0
-    for seed in range(LENGTH_SAMPLES):
-        state, rng, moves = game.new_game(players, seed=seed), Rng(seed), 0
-        while not state.is_terminal:
-            legal = state.legal_actions()
-            state.step(legal[rng.below(len(legal))])
-            moves += 1
-        longest = max(longest, moves)
-    return 2 * longest
+CHANCE_MODES = {
+    "sampled": pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    "deterministic": pyspiel.GameType.ChanceMode.DETERMINISTIC,
+}
+INFORMATION = {
+    "perfect": pyspiel.GameType.Information.PERFECT_INFORMATION,
+    "imperfect": pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+}
 
 
 class MeepleSpielState(pyspiel.State):
@@ -123,8 +117,8 @@ class MeepleSpielGame(pyspiel.Game):
         self.seeds = itertools.count(int(params.get("seed", 0)) * 1_000_003)
         self.shape = observation_shape(self.meeple, players, self.meeple.resolve_options({}))
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.meeple.num_actions(players), max_chance_outcomes=0, num_players=players,
-            min_utility=0.0, max_utility=1.0, utility_sum=1.0, max_game_length=_lengths(self.meeple, players),
+            num_distinct_actions=self.meeple.info.num_actions, max_chance_outcomes=0, num_players=players,
+            min_utility=0.0, max_utility=1.0, utility_sum=1.0, max_game_length=self.meeple.info.max_game_length,
         )
         super().__init__(_game_type(self.meeple), info, params or {"players": players})
 
@@ -138,22 +132,12 @@ class MeepleSpielGame(pyspiel.Game):
         return MeepleSpielState(self, self.meeple.from_json(json.loads(text)))
 
 
-_LENGTHS: dict[tuple[str, int], int] = {}
-
-
-def _lengths(game: Game[Any, Any], players: int) -> int:
-    key = (game.name, players)
-    if key not in _LENGTHS:
-        _LENGTHS[key] = _max_length(game, players)
-    return _LENGTHS[key]
-
-
 def _game_type(game: Game[Any, Any]) -> Any:
     return pyspiel.GameType(
         short_name=f"python_meeple_{game.name}", long_name=f"meeple {game.title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        chance_mode=CHANCE_MODES[game.info.chance],
+        information=INFORMATION[game.info.information],
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game.max_players, min_num_players=game.min_players,
@@ -166,11 +150,11 @@ def _game_type(game: Game[Any, Any]) -> Any:
 def register() -> None:
     """Register every installed game as `python_meeple_<game>` (once)."""
     known = set(pyspiel.registered_names())
-    for name in games():
-        if f"python_meeple_{name}" in known:
+    for game in usable_games():
+        if f"python_meeple_{game.name}" in known:
             continue
-        cls = type(f"Meeple{load(name).title}SpielGame", (MeepleSpielGame,), {"meeple_name": name})
-        pyspiel.register_game(_game_type(load(name)), cls)
+        cls = type(f"Meeple{game.title}SpielGame", (MeepleSpielGame,), {"meeple_name": game.name})
+        pyspiel.register_game(_game_type(game), cls)
 
 
 register()

@@ -1,16 +1,15 @@
-"""The four games as PettingZoo AEC environments: `env("castell", num_players=3, **options)`.
+"""The installed games as PettingZoo AEC environments: `env("castell", num_players=3, **options)`.
 
 Agents are `player_0`..`player_{n-1}`. Each observation is `{"observation": float32 array (the
 game's encoder: docs/games/<game>.md, "Observation encoding"), "action_mask": int8 array over
 the game's action ids}`; actions are the engine's integer ids (`Discrete(num_actions)`).
 Rewards come at the end from `State.rewards()` (the winners share 1). Seeding goes through
-`reset(seed=...)`, which seeds the game itself. `render_mode="ansi"` gives the terminal board.
+`reset(seed=...)`, which seeds the game itself. `render_mode="ansi"` gives the spectator's view as
+text (meeple.core.text.position_text), for any game.
 """
 
 from __future__ import annotations
 
-import importlib
-import io
 import secrets
 from typing import Any
 
@@ -20,6 +19,7 @@ from pettingzoo import AECEnv
 
 from meeple.core.registry import load
 from meeple.core.state import State
+from meeple.core.text import position_text
 from meeple.envs.spaces import action_mask, observation_shape, observe
 
 
@@ -38,7 +38,7 @@ class MeepleAEC(AECEnv):
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"meeple_{self.game.name}_v0"}
         self.possible_agents = [f"player_{k}" for k in range(num_players)]
-        size = self.game.num_actions(num_players, **self.options)
+        size = self.game.info.num_actions
         shape = observation_shape(self.game, num_players, self.options)
         self._action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         self._observation_spaces = {
@@ -106,14 +106,7 @@ class MeepleAEC(AECEnv):
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.state is None:
             return None
-        from rich.console import Console
-
-        renderer = importlib.import_module(f"meeple.cli.render.{self.game.name}")
-        catalog = importlib.import_module("meeple.cli.render").catalog(self.game.name, "en")
-        console = Console(file=io.StringIO(), width=100, color_system=None)
-        console.print(renderer.board(self.state.view(None), catalog, None))
-        text: str = console.file.getvalue()  # type: ignore[attr-defined]
-        return text
+        return position_text(self.game.title, self.state.view(None))
 
     def close(self) -> None:
         self.state = None

@@ -6,33 +6,51 @@ the encoders read nothing else (each game's encoder tests check it under `determ
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
-from types import ModuleType
-from typing import Any
+from functools import cache
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
+from meeple.core.errors import OptionError
+from meeple.core.plugin import wrong_part
 from meeple.core.protocol import Game
+from meeple.core.registry import plugin_of
 from meeple.core.state import State
 
 
-def encoder(game: Game[Any, Any]) -> ModuleType:
-    """The game's encoder module (`meeple.envs.encoders.<game>`): `shape` and `encode`."""
-    return importlib.import_module(f"meeple.envs.encoders.{game.name}")
+@runtime_checkable
+class Encoder(Protocol):
+    """A game's observation encoder, the plugin's part "encoder" (a module with these two
+    functions satisfies it)."""
+
+    def shape(self, num_players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
+        """The shape of the encoded observation at this table."""
+
+    def encode(self, view: Any, seat: int, num_players: int, options: Mapping[str, Any]) -> npt.NDArray[np.float32]:
+        """`view(seat)` as float32 values in [0, 1], of `shape(num_players, options)`."""
+
+
+@cache
+def encoder(game: Game[Any, Any]) -> Encoder:
+    """The game's encoder, checked; OptionError when its plugin names none."""
+    found_plugin = plugin_of(game)
+    found = found_plugin.part("encoder")
+    if found is None:
+        raise OptionError(f"{game.title} has no observation encoder for the research environments")
+    if not isinstance(found, Encoder):
+        raise wrong_part(found_plugin, "encoder", "shape(num_players, options) and encode(view, seat, ...)")
+    return found
 
 
 def observation_shape(game: Game[Any, Any], num_players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
-    shape: tuple[int, ...] = encoder(game).shape(num_players, options)
-    return shape
+    return encoder(game).shape(num_players, options)
 
 
 def observe(state: State[Any], seat: int) -> npt.NDArray[np.float32]:
     """The encoded observation of `seat` (from its view only)."""
-    encoded: npt.NDArray[np.float32] = encoder(state.game).encode(
-        state.view(seat), seat, state.num_players, state.options)
-    return encoded
+    return encoder(state.game).encode(state.view(seat), seat, state.num_players, state.options)
 
 
 def action_mask(state: State[Any], seat: int, size: int) -> npt.NDArray[np.int8]:

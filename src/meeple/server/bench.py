@@ -32,6 +32,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from meeple.core.rng import Rng
 
@@ -42,6 +43,8 @@ STALL_SECONDS, LINGER_SECONDS = 30.0, 2.0
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 #: The servers' resident memory is sampled this often (seconds), from the measurement's start.
 RSS_EVERY = 5.0
+#: How often the clients' own event loop checks how far behind it runs (seconds).
+LAG_EVERY = 0.5
 #: The load comes from one loopback address: the servers run with the per-client limits lifted.
 UNLIMITED = ("--tables", "1000000", "--open-tables", "1000000", "--websockets", "1000000",
              "--join-attempts", "1000000", "--join-attempts-per-table", "1000000")
@@ -54,10 +57,21 @@ class Meter:
         self.latencies: list[float] = []
         self.measuring = False
         self.refused = 0
+        self.lag = 0.0  # the most the clients' event loop ran behind (s): a busy machine, not the server
+
+    def failure(self, what: str) -> SystemExit:
+        """The run's end with `what` went wrong, and whether the clients themselves were starved."""
+        starved = (f"; the clients' own event loop ran up to {self.lag:.1f} s late, so this machine was too "
+                   "busy to drive this load" if self.lag >= 1.0 else "")
+        return SystemExit(f"meeple: error: {what}{starved}")
 
     def add(self, seconds: float) -> None:
         if self.measuring:
             self.latencies.append(seconds)
+
+
+class ClientFailure(Exception):
+    """A client saw the run go wrong (a silent or closed connection): the run ends with its words."""
 
 
 @dataclass(frozen=True)
@@ -83,8 +97,11 @@ async def _seat(host: str, table: str, credential: str, seat: int, load: Load, m
             except TimeoutError:
                 if time.monotonic() > stop:  # the other seat, on another process, saw the end of the run first
                     return
-                raise SystemExit(f"meeple: error: table {table} seat {seat} at {host} heard nothing for "
-                                 f"{STALL_SECONDS:.0f} s after version {last} (a server stopped telling it)") from None
+                raise ClientFailure(f"table {table} seat {seat} at {host} heard nothing for {STALL_SECONDS:.0f} s "
+                                    f"after version {last} (a server stopped telling it)") from None
+            except ConnectionClosed as closed:
+                raise ClientFailure(f"table {table} seat {seat} at {host}: the connection closed after version "
+                                    f"{last} ({closed})") from None
             message = json.loads(text)
             last = message.get("version", last)
             if message.get("type") != "state":
@@ -118,12 +135,17 @@ async def _table_runner(clients: list[httpx.AsyncClient], index: int, load: Load
             "game": load.game, "players": 2, "seats": [{"kind": "human"}, {"kind": "human"}]})
         joined = await _post(clients[other], f"/api/tables/{created['table_id']}/join",
                              {"join_code": created["join_code"], "name": "B"})
-        await asyncio.gather(
-            _seat(load.hosts[home], created["table_id"], created["credential"], 0, load, meter, Rng(rng.next64()),
-                  stop),
-            _seat(load.hosts[other], created["table_id"], joined["credential"], 1, load, meter, Rng(rng.next64()),
-                  stop),
-        )
+        seats = [
+            asyncio.create_task(_seat(load.hosts[home], created["table_id"], created["credential"], 0, load, meter,
+                                      Rng(rng.next64()), stop)),
+            asyncio.create_task(_seat(load.hosts[other], created["table_id"], joined["credential"], 1, load, meter,
+                                      Rng(rng.next64()), stop)),
+        ]
+        try:
+            await asyncio.gather(*seats)
+        finally:  # one seat failed: the other, left waiting for its move, must not outlive it
+            for task in seats:
+                task.cancel()
         finished += 1
     return finished
 
@@ -177,26 +199,53 @@ async def _sample_rss(pids: list[int], samples: list[float]) -> None:
         await asyncio.sleep(RSS_EVERY)
 
 
+async def _watch_lag(meter: Meter) -> None:
+    """Record how late the clients' event loop wakes up: a late loop means the machine cannot
+    drive this load, and a stall it reports says nothing about the server."""
+    loop = asyncio.get_running_loop()
+    while True:
+        due = loop.time() + LAG_EVERY
+        await asyncio.sleep(LAG_EVERY)
+        meter.lag = max(meter.lag, loop.time() - due)
+
+
+async def _until_failure(runners: list[asyncio.Task[int]], seconds: float, meter: Meter) -> None:
+    """Wait `seconds`, or end the run at once with the first client that failed (its own words)."""
+    done, _ = await asyncio.wait(runners, timeout=seconds, return_when=asyncio.FIRST_EXCEPTION)
+    for task in done:
+        error = task.exception()
+        if isinstance(error, ClientFailure):
+            raise meter.failure(str(error)) from None
+        if error is not None:
+            raise meter.failure(f"a client failed: {error!r}") from None
+
+
 async def _measure(load: Load, tables: int, seconds: float, warmup: float, pids: list[int]) -> dict[str, Any]:
     meter = Meter()
     rng = Rng(1)
     limits = httpx.Limits(max_connections=64)
     clients = [httpx.AsyncClient(base_url=f"http://{host}", timeout=120, limits=limits) for host in load.hosts]
+    lag = asyncio.create_task(_watch_lag(meter))
+    runners: list[asyncio.Task[int]] = []
     try:
         stop = time.monotonic() + warmup + seconds
         runners = [asyncio.create_task(_table_runner(clients, i, load, meter, Rng(rng.next64()), stop))
                    for i in range(tables)]
-        await asyncio.sleep(warmup)
+        await _until_failure(runners, warmup, meter)
         meter.measuring = True
         started, cpu_before = time.perf_counter(), _cpu_seconds(pids)
         rss: list[float] = []
         sampler = asyncio.create_task(_sample_rss(pids, rss))
-        await asyncio.sleep(seconds)
+        await _until_failure(runners, seconds, meter)
         sampler.cancel()
         meter.measuring = False
         elapsed, cpu_after = time.perf_counter() - started, _cpu_seconds(pids)
         games = sum(await asyncio.gather(*runners))
     finally:
+        lag.cancel()
+        for task in runners:
+            task.cancel()
+        await asyncio.gather(*runners, return_exceptions=True)
         for client in clients:
             await client.aclose()
     latencies = sorted(meter.latencies)
@@ -211,6 +260,7 @@ async def _measure(load: Load, tables: int, seconds: float, warmup: float, pids:
             "max": round(1000 * latencies[-1], 2),
         },
     }
+    report["client_lag_max_s"] = round(meter.lag, 3)
     if cpu_before is not None and cpu_after is not None:
         report["server_cpu_ms_per_move"] = round(1000 * (cpu_after - cpu_before) / len(latencies), 3)
     peak = _memory_mb(pids, "VmHWM")

@@ -20,7 +20,7 @@ from typing import Any
 
 from meeple.core.errors import DataError, MeepleError, OptionError
 from meeple.core.protocol import Game, OptionSpec
-from meeple.core.registry import games, load
+from meeple.core.registry import game_names, load
 
 #: A set's name: letters, digits, "_" and "-", up to 40 characters (no dot, no slash, no "#").
 SET_NAME = r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}"
@@ -47,9 +47,9 @@ class DataSets:
             raise DataError(f"--data {root}: not a directory")
         offered: dict[tuple[str, str], dict[str, str]] = {}
         for game_dir in _entries(base):
-            if game_dir.name not in games() or not game_dir.is_dir():
+            if game_dir.name not in game_names() or not game_dir.is_dir():
                 raise DataError(f"--data {root}: {game_dir.name} is not a game's directory "
-                                f"(games: {', '.join(games())})")
+                                f"(games: {', '.join(game_names())})")
             game = load(game_dir.name)
             marked = {spec.name: spec for spec in game.option_specs if spec.names_path}
             for option_dir in _entries(game_dir):

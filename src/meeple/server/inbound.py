@@ -22,7 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meeple.core.errors import RecordError
 from meeple.core.jsonio import parse_json
-from meeple.server.tables import Refused
+from meeple.server.refused import Refused
 
 #: The largest HTTP body or WebSocket message accepted (a move is well under 1 KB).
 MAX_MESSAGE_BYTES = 16 * 1024

@@ -23,8 +23,9 @@ from meeple.server.config import ServerConfig
 from meeple.server.counters import Counters, LocalCounters, Rate, RedisCounters
 from meeple.server.denial import deny
 from meeple.server.fanout import Fanout, RedisFanout
+from meeple.server.live import LiveTable
 from meeple.server.models import CreateTable, TableCreated
-from meeple.server.tables import Limited, LiveTable
+from meeple.server.refused import Limited
 from meeple.server.wire import error_message
 
 #: Join attempts are counted over this many seconds.

@@ -20,6 +20,9 @@ Why it is built this way:
   under a transaction-scoped advisory lock, so several processes starting at once apply each
   migration exactly once; a database written by a newer version of the code is refused.
 - Error messages name the server and database, never the user or password of the URL.
+
+The queries both stores share are in `meeple.server.sql_store`; this module is PostgreSQL's
+dialect.
 """
 
 from __future__ import annotations
@@ -34,20 +37,8 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from meeple.server.store import (
-    ChatRow,
-    ListedTable,
-    NoSuchTable,
-    SeatRow,
-    StaleVersion,
-    Store,
-    StoreError,
-    StoreUnavailable,
-    TableClosed,
-    TableRow,
-    dumps,
-    table_row,
-)
+from meeple.server.sql_store import Migrations, SQLStore, dumps
+from meeple.server.store import NoSuchTable, StoreError, StoreUnavailable, TableClosed, TableRow
 
 # Migration N (1-based) is MIGRATIONS[N - 1]: a tuple of statements applied in one transaction.
 # Append new migrations at the end; never edit one that has shipped.
@@ -139,16 +130,24 @@ def transaction_id(conn: psycopg.Connection[Any]) -> str:
     return str(row[0])
 
 
-class PostgresStore(Store):
+class PostgresStore(SQLStore[psycopg.Connection[Any]]):
     """A `Store` in a PostgreSQL database (`postgresql://user:password@host:port/dbname`)."""
 
     concurrency = POOL_MAX  # a call per pooled connection; each table's calls stay in order
+    PARAM = "%s"
+    REAL = "DOUBLE PRECISION"
+    OPEN = "NOT finished AND NOT closed"
+    LOBBY = f"public AND {OPEN}"
+    ORDER = "seq"
+    VERSION = "t.version"
+    CLOCK_STATE = "t.clock_state"
+    FROM_TABLES = "tables t"
 
     def __init__(self, url: str) -> None:
         self._url = url
-        self._label = describe(url)
+        self.name = f"PostgreSQL store {describe(url)}"
         self._closed = False
-        self._migrate(url)  # on a connection of its own: fails fast, with the database's reason
+        self._migrate()  # on a connection of its own: fails fast, with the database's reason
         self._pool = ConnectionPool(
             url,
             min_size=POOL_MIN,
@@ -164,7 +163,7 @@ class PostgresStore(Store):
             self._pool.open(wait=True, timeout=POOL_TIMEOUT)
         except PoolTimeout as e:
             self._pool.close()
-            raise StoreUnavailable(f"PostgreSQL store {self._label}: the database cannot be reached") from e
+            raise StoreUnavailable(f"{self.name}: the database cannot be reached") from e
 
     # -- connections and transactions ------------------------------------------------------
 
@@ -175,17 +174,15 @@ class PostgresStore(Store):
             yield
         except PoolTimeout as e:
             raise StoreUnavailable(
-                f"PostgreSQL store {self._label}: {what}: the database cannot be reached "
+                f"{self.name}: {what}: the database cannot be reached "
                 f"(no working connection within {POOL_TIMEOUT:g} s)"
             ) from e
         except psycopg.OperationalError as e:
-            raise StoreUnavailable(
-                f"PostgreSQL store {self._label}: {what}: the database cannot be reached ({_first_line(e)})"
-            ) from e
+            raise StoreUnavailable(f"{self.name}: {what}: the database cannot be reached ({_first_line(e)})") from e
         except psycopg.IntegrityError as e:
-            raise StoreError(f"PostgreSQL store {self._label}: {what}: {_first_line(e)}") from e
+            raise StoreError(f"{self.name}: {what}: {_first_line(e)}") from e
         except psycopg.Error as e:
-            raise StoreError(f"PostgreSQL store {self._label}: {what} failed: {_first_line(e)}") from e
+            raise StoreError(f"{self.name}: {what} failed: {_first_line(e)}") from e
 
     @contextmanager
     def _tx(self, what: str, write: bool = True) -> Iterator[psycopg.Connection[Any]]:
@@ -196,7 +193,7 @@ class PostgresStore(Store):
         COMMIT, the database may have committed or not, and asking it (`_committed`) tells which,
         so a write is never reported failed when it was stored."""
         if self._closed:
-            raise StoreError(f"PostgreSQL store {self._label}: closed")
+            raise StoreError(f"{self.name}: closed")
         with self._errors(what), self._pool.connection() as conn:
             xid: str | None = None
             try:
@@ -222,40 +219,43 @@ class PostgresStore(Store):
                     return status == "committed"
                 time.sleep(0.05)
 
-    def _migrate(self, url: str) -> None:
-        """Apply the migrations the database lacks, in order, in one transaction that holds an
-        advisory lock: a second process starting at the same time waits, then finds them done."""
+    @contextmanager
+    def _migrating(self) -> Iterator[psycopg.Connection[Any]]:
+        """A connection of its own, in one transaction holding an advisory lock: a second
+        process starting at the same time waits, then finds the migrations done."""
         with (
             self._errors("open"),
-            psycopg.connect(url, autocommit=True, connect_timeout=int(POOL_TIMEOUT)) as conn,
+            psycopg.connect(self._url, autocommit=True, connect_timeout=int(POOL_TIMEOUT)) as conn,
             conn.transaction(),
         ):
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
-            conn.execute(
-                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied DOUBLE PRECISION)"
-            )
-            current = self._schema_version(conn)
-            for number, statements in enumerate(MIGRATIONS, start=1):
-                if number <= current:
-                    continue
-                for statement in statements:
-                    conn.execute(statement)
-                conn.execute("INSERT INTO schema_version VALUES (%s, %s)", (number, time.time()))
-        if current > len(MIGRATIONS):
-            raise StoreError(
-                f"PostgreSQL store {self._label}: schema version {current} is newer than this code knows "
-                f"({len(MIGRATIONS)}); upgrade meeple to open it"
-            )
+            yield conn
 
-    @staticmethod
-    def _schema_version(conn: psycopg.Connection[Any]) -> int:
-        row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        return int(row[0] or 0) if row else 0
+    def _migrations(self) -> Migrations:
+        return MIGRATIONS
 
-    @staticmethod
-    def _lock(conn: psycopg.Connection[Any], table_id: str) -> int:
-        """Lock the open table's row until the transaction ends; its version. NoSuchTable if
-        none, TableClosed if it is closed."""
+    # -- what PostgreSQL says its own way --------------------------------------------------
+
+    def _many(self, conn: psycopg.Connection[Any], sql: str, rows: list[tuple[Any, ...]]) -> None:
+        with conn.cursor() as cur:
+            cur.executemany(sql.replace("?", self.PARAM), rows)
+
+    def _batches(self, ids: list[str]) -> Iterator[tuple[str, list[Any]]]:
+        yield "= ANY(?)", [ids]
+
+    def _insert_table(self, conn: psycopg.Connection[Any], columns: dict[str, Any], table: TableRow) -> None:
+        own = {"clock_state": dumps(table.clock_state), "version": len(table.actions)}
+        self._insert(conn, "tables", {**columns, **own})
+
+    def _text(self, value: str) -> str:
+        return dumps(value)  # a JSON string: PostgreSQL text cannot hold a NUL character
+
+    def _untext(self, stored: str) -> str:
+        text: str = json.loads(stored)
+        return text
+
+    def _locked_version(self, conn: psycopg.Connection[Any], table_id: str) -> int:
+        """Lock the open table's row until the transaction ends; its version."""
         row = conn.execute("SELECT version, closed FROM tables WHERE id = %s FOR UPDATE", (table_id,)).fetchone()
         if row is None:
             raise NoSuchTable(table_id)
@@ -263,77 +263,20 @@ class PostgresStore(Store):
             raise TableClosed(f"table {table_id!r} is closed")
         return int(row[0])
 
-    # -- the Store interface ---------------------------------------------------------------
+    def _lock_open(self, conn: psycopg.Connection[Any], table_id: str) -> None:
+        self._locked_version(conn, table_id)
 
-    def create_table(self, table: TableRow) -> None:
-        with self._tx(f"create table {table.id!r}") as conn:
-            conn.execute(
-                "INSERT INTO tables (id, game, num_players, seed, options, join_code_hash, created, clock,"
-                " clock_state, public, version, touched) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                (
-                    table.id,
-                    table.game,
-                    table.num_players,
-                    table.seed,
-                    dumps(table.options),
-                    table.join_code_hash,
-                    table.created,
-                    dumps(table.clock),
-                    dumps(table.clock_state),
-                    table.public,
-                    len(table.actions),
-                    table.created,
-                ),
-            )
-            with conn.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO seats VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                    [(table.id, s.seat, s.kind, s.bot, dumps(s.name), s.credential_hash, s.left) for s in table.seats],
-                )
-                cur.executemany(
-                    "INSERT INTO actions VALUES (%s, %s, %s)",
-                    [(table.id, i, dumps(a)) for i, a in enumerate(table.actions)],
-                )
+    def _moved(self, conn: psycopg.Connection[Any], table_id: str, version: int,
+               clock_state: dict[str, Any] | None) -> None:
+        conn.execute(
+            "UPDATE tables SET version = %s, clock_state = COALESCE(%s, clock_state) WHERE id = %s",
+            (version, None if clock_state is None else dumps(clock_state), table_id),
+        )
 
-    def load_table(self, table_id: str) -> TableRow:
-        with self._tx(f"load table {table_id!r}", write=False) as conn:
-            row = conn.execute(
-                "SELECT id, game, num_players, seed, options, join_code_hash, created, clock, clock_state, public,"
-                " closed FROM tables WHERE id = %s",
-                (table_id,),
-            ).fetchone()
-            if row is None:
-                raise NoSuchTable(table_id)
-            seats = conn.execute(
-                "SELECT seat, kind, bot, name, credential_hash, left_table FROM seats WHERE table_id = %s"
-                " ORDER BY seat",
-                (table_id,),
-            ).fetchall()
-            actions = conn.execute(
-                "SELECT action FROM actions WHERE table_id = %s ORDER BY idx", (table_id,)
-            ).fetchall()
-        return table_row(row, [SeatRow(s[0], s[1], s[2], json.loads(s[3]), s[4], s[5]) for s in seats], actions)
-
-    def table_ids(self, open_only: bool = False) -> list[str]:
-        where = " WHERE NOT finished AND NOT closed" if open_only else ""
-        with self._tx("list tables", write=False) as conn:
-            rows = conn.execute(f"SELECT id FROM tables{where} ORDER BY created, seq").fetchall()
-        return [r[0] for r in rows]
-
-    def lobby(self, limit: int) -> list[ListedTable]:
-        with self._tx("list the lobby", write=False) as conn:
-            rows = conn.execute(
-                "SELECT id, game, num_players, clock, version FROM tables"
-                " WHERE public AND NOT finished AND NOT closed ORDER BY created DESC, seq DESC LIMIT %s",
-                (limit,),
-            ).fetchall()
-            seats: dict[str, list[SeatRow]] = {row[0]: [] for row in rows}
-            for s in conn.execute(
-                "SELECT table_id, seat, kind, bot, name, credential_hash, left_table FROM seats"
-                " WHERE table_id = ANY(%s) ORDER BY table_id, seat", (list(seats),),
-            ):
-                seats[s[0]].append(SeatRow(s[1], s[2], s[3], json.loads(s[4]), s[5], s[6]))
-        return [ListedTable(r[0], r[1], r[2], seats[r[0]], json.loads(r[3]), int(r[4])) for r in rows]
+    def _set_clock(self, conn: psycopg.Connection[Any], table_id: str, clock_state: dict[str, Any]) -> None:
+        cur = conn.execute("UPDATE tables SET clock_state = %s WHERE id = %s", (dumps(clock_state), table_id))
+        if cur.rowcount == 0:
+            raise NoSuchTable(table_id)
 
     def touch(self, times: dict[str, float]) -> None:
         with self._tx("touch tables") as conn:
@@ -342,92 +285,6 @@ class PostgresStore(Store):
                 " FROM unnest(%s::text[], %s::float8[]) AS u(id, at) WHERE t.id = u.id",
                 (list(times), list(times.values())),
             )
-
-    def close_idle(self, before: float) -> list[str]:
-        with self._tx("close idle tables") as conn:
-            rows = conn.execute(
-                "UPDATE tables SET closed = TRUE WHERE NOT finished AND NOT closed AND touched < %s RETURNING id",
-                (before,),
-            ).fetchall()
-        return [r[0] for r in rows]
-
-    def versions(self, table_ids: list[str]) -> dict[str, int]:
-        with self._tx("read versions", write=False) as conn:
-            rows = conn.execute("SELECT id, version FROM tables WHERE id = ANY(%s)", (list(table_ids),)).fetchall()
-        return {table_id: int(version) for table_id, version in rows}
-
-    def update_seat(self, table_id: str, seat: SeatRow) -> None:
-        """Replace one seat's row; NoSuchTable if the table is unknown, StoreError if the seat is."""
-        with self._tx(f"update seat {seat.seat} of {table_id!r}") as conn:
-            self._lock(conn, table_id)
-            cur = conn.execute(
-                "UPDATE seats SET kind = %s, bot = %s, name = %s, credential_hash = %s, left_table = %s"
-                " WHERE table_id = %s AND seat = %s",
-                (seat.kind, seat.bot, dumps(seat.name), seat.credential_hash, seat.left, table_id, seat.seat),
-            )
-            if cur.rowcount == 0:
-                raise StoreError(f"table {table_id!r} has no seat {seat.seat}")
-
-    def append_action(
-        self, table_id: str, expected_version: int, action: dict[str, Any], clock_state: dict[str, Any] | None = None
-    ) -> int:
-        with self._tx(f"append to {table_id!r}") as conn:
-            version = self._lock(conn, table_id)
-            if version != expected_version:
-                raise StaleVersion(f"table {table_id!r} is at version {version}, not {expected_version}")
-            conn.execute("INSERT INTO actions VALUES (%s, %s, %s)", (table_id, version, dumps(action)))
-            conn.execute(
-                "UPDATE tables SET version = %s, clock_state = COALESCE(%s, clock_state) WHERE id = %s",
-                (version + 1, None if clock_state is None else dumps(clock_state), table_id),
-            )
-        return version + 1
-
-    def truncate_actions(self, table_id: str, expected_version: int, keep: int) -> int:
-        """Undo: keep the first `keep` actions (0 <= keep <= version) if the table is at
-        `expected_version` (else StaleVersion). Returns the new version, `keep`."""
-        with self._tx(f"truncate {table_id!r}") as conn:
-            version = self._lock(conn, table_id)
-            if version != expected_version:
-                raise StaleVersion(f"table {table_id!r} is at version {version}, not {expected_version}")
-            if not 0 <= keep <= version:
-                raise StoreError(f"cannot keep {keep} of {version} actions of table {table_id!r}")
-            conn.execute("DELETE FROM actions WHERE table_id = %s AND idx >= %s", (table_id, keep))
-            conn.execute("UPDATE tables SET version = %s WHERE id = %s", (keep, table_id))
-        return keep
-
-    def set_finished(self, table_id: str, finished: bool) -> None:
-        with self._tx(f"set finished on {table_id!r}") as conn:
-            if conn.execute("UPDATE tables SET finished = %s WHERE id = %s", (finished, table_id)).rowcount == 0:
-                raise NoSuchTable(table_id)
-
-    def set_clock_state(self, table_id: str, clock_state: dict[str, Any]) -> None:
-        with self._tx(f"set clock of {table_id!r}") as conn:
-            cur = conn.execute("UPDATE tables SET clock_state = %s WHERE id = %s", (dumps(clock_state), table_id))
-            if cur.rowcount == 0:
-                raise NoSuchTable(table_id)
-
-    def add_chat(self, table_id: str, seat: int | None, name: str, text: str, at: float) -> ChatRow:
-        with self._tx(f"chat on {table_id!r}") as conn:
-            self._lock(conn, table_id)  # so two lines said at once get different indexes
-            row = conn.execute(
-                "SELECT COALESCE(MAX(idx) + 1, 0) FROM chat WHERE table_id = %s", (table_id,)
-            ).fetchone()
-            index = int(row[0]) if row else 0
-            conn.execute(
-                "INSERT INTO chat VALUES (%s, %s, %s, %s, %s, %s)",
-                (table_id, index, seat, dumps(name), dumps(text), at),
-            )
-        return ChatRow(index, seat, name, text, at)
-
-    def chat(self, table_id: str, since: int = 0) -> list[ChatRow]:
-        with self._tx(f"read chat of {table_id!r}", write=False) as conn:
-            if conn.execute("SELECT 1 FROM tables WHERE id = %s", (table_id,)).fetchone() is None:
-                raise NoSuchTable(table_id)
-            rows = conn.execute(
-                "SELECT idx, seat, name, text, at FROM chat WHERE table_id = %s AND idx >= %s ORDER BY idx",
-                (table_id, since),
-            ).fetchall()
-        return [ChatRow(r[0], r[1], json.loads(r[2]), json.loads(r[3]), r[4]) for r in rows]
 
     def close(self) -> None:
         """Close the pool's connections; the store cannot be used afterwards."""

@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from meeple.server.inbound import describe
-from meeple.server.tables import Refused
+from meeple.server.refused import Refused
 from meeple.server.wire import error_message
 
 #: The code of an error Starlette answers, by HTTP status (else `http_<status>`).

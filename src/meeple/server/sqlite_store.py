@@ -9,35 +9,28 @@ Why it is built this way:
 - One connection per thread (a `sqlite3.Connection` must not be used by two threads at once);
   `busy_timeout` makes a writer wait for the lock instead of failing at once. ":memory:" is one
   database per connection, so it uses a single connection behind a lock instead.
-- The schema is an ordered list of migrations recorded in `schema_version`; a file written by a
-  newer version of the code is refused rather than misread.
+- A table's version is the number of its actions (read under the write lock); its clocks are
+  a row of `clock_state`.
+- The schema is an ordered list of migrations recorded in `schema_version`, applied in one
+  `BEGIN IMMEDIATE` transaction (so two processes opening a new file apply each once); a file
+  written by a newer version of the code is refused rather than misread.
+
+The queries both stores share are in `meeple.server.sql_store`; this module is SQLite's dialect.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 import time
 import weakref
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
-from meeple.server.store import (
-    ChatRow,
-    ListedTable,
-    NoSuchTable,
-    SeatRow,
-    StaleVersion,
-    Store,
-    StoreError,
-    TableClosed,
-    TableRow,
-    dumps,
-    table_row,
-)
+from meeple.server.sql_store import Migrations, SQLStore, dumps
+from meeple.server.store import NoSuchTable, StoreError, TableClosed, TableRow
 
 # Migration N (1-based) is MIGRATIONS[N - 1]: a tuple of statements applied in one transaction.
 # Append new migrations at the end; never edit one that has shipped.
@@ -113,18 +106,31 @@ class _Held:
         self.conn.close()
 
 
-class SQLiteStore(Store):
+class SQLiteStore(SQLStore[sqlite3.Connection]):
     """A `Store` in one SQLite file (or ":memory:" for tests)."""
+
+    REAL = "REAL"
+    OPEN = "finished = 0 AND closed = 0"  # as the partial indexes say it, so that they are used
+    LOBBY = f"public = 1 AND {OPEN}"
+    ORDER = "rowid"
+    VERSION = "COALESCE((SELECT MAX(idx) + 1 FROM actions WHERE table_id = t.id), 0)"
+    CLOCK_STATE = "c.state"
+    FROM_TABLES = "tables t LEFT JOIN clock_state c ON c.table_id = t.id"
 
     def __init__(self, path: str | Path) -> None:
         self._path = str(path)
+        self.name = f"SQLite store {self._path}"
         self._memory = self._path == ":memory:"
         self._lock = threading.RLock()  # guards _held and, for ":memory:", the one connection
         self._local = threading.local()
         self._held: weakref.WeakSet[_Held] = weakref.WeakSet()  # the live threads' connections, for close()
         self._closed = False
         self._shared = self._connect() if self._memory else None
-        self._migrate()
+        try:
+            self._migrate()
+        except StoreError:
+            self.close()
+            raise
 
     # -- connections and transactions ------------------------------------------------------
 
@@ -135,7 +141,7 @@ class SQLiteStore(Store):
                 self._path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
             )
         except sqlite3.Error as e:
-            raise StoreError(f"SQLite store {self._path}: cannot open: {e}") from e
+            raise StoreError(f"{self.name}: cannot open: {e}") from e
         held = _Held(conn)  # closes the connection if setting it up fails below
         try:
             conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
@@ -144,7 +150,7 @@ class SQLiteStore(Store):
             conn.execute("PRAGMA synchronous=FULL")
             conn.execute("PRAGMA foreign_keys=ON")
         except sqlite3.Error as e:
-            raise StoreError(f"SQLite store {self._path}: cannot set up: {e}") from e
+            raise StoreError(f"{self.name}: cannot set up: {e}") from e
         with self._lock:
             self._held.add(held)
         return held
@@ -162,13 +168,13 @@ class SQLiteStore(Store):
                     raise
                 time.sleep(0.005)
         if mode != "wal":
-            raise StoreError(f"SQLite store {self._path}: cannot use WAL journal (got {mode!r})")
+            raise StoreError(f"{self.name}: cannot use WAL journal (got {mode!r})")
 
     @contextmanager
     def _conn(self) -> Iterator[sqlite3.Connection]:
         """This thread's connection (or the shared one, held under the lock, for ":memory:")."""
         if self._closed:
-            raise StoreError(f"SQLite store {self._path}: closed")
+            raise StoreError(f"{self.name}: closed")
         if self._shared is not None:
             with self._lock:
                 yield self._shared.conn
@@ -195,221 +201,58 @@ class SQLiteStore(Store):
                         conn.execute("ROLLBACK")
                     raise
             except sqlite3.IntegrityError as e:
-                raise StoreError(f"SQLite store {self._path}: {what}: {e}") from e
+                raise StoreError(f"{self.name}: {what}: {e}") from e
             except sqlite3.Error as e:
-                raise StoreError(f"SQLite store {self._path}: {what} failed: {e}") from e
+                raise StoreError(f"{self.name}: {what} failed: {e}") from e
 
-    def _migrate(self) -> None:
-        """Apply the migrations this file lacks, each once, in order, in its own transaction.
+    def _migrating(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self._tx("migration")
 
-        The version is re-read inside each write transaction, so two processes opening a new
-        file at the same time cannot both apply a migration."""
-        with self._conn() as conn:
-            try:
-                conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied REAL)")
-            except sqlite3.Error as e:
-                raise StoreError(f"SQLite store {self._path}: cannot create schema_version: {e}") from e
-        for number, statements in enumerate(MIGRATIONS, start=1):
-            with self._tx(f"migration {number}") as conn:
-                current = self._schema_version(conn)
-                if current >= number:
-                    continue
-                for statement in statements:
-                    conn.execute(statement)
-                conn.execute("INSERT INTO schema_version VALUES (?, ?)", (number, time.time()))
-        with self._tx("schema check", write=False) as conn:
-            current = self._schema_version(conn)
-        if current > len(MIGRATIONS):
-            self.close()
-            raise StoreError(
-                f"SQLite store {self._path}: schema version {current} is newer than this code knows "
-                f"({len(MIGRATIONS)}); upgrade meeple to open it"
-            )
+    def _migrations(self) -> Migrations:
+        return MIGRATIONS
 
-    @staticmethod
-    def _schema_version(conn: sqlite3.Connection) -> int:
-        row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        return int(row[0] or 0)
+    # -- what SQLite says its own way ------------------------------------------------------
 
-    def _require_table(self, conn: sqlite3.Connection, table_id: str) -> None:
-        if conn.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is None:
-            raise NoSuchTable(table_id)
+    def _many(self, conn: sqlite3.Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        conn.executemany(sql, rows)
 
-    def _require_open(self, conn: sqlite3.Connection, table_id: str) -> None:
+    def _batches(self, ids: list[str]) -> Iterator[tuple[str, list[Any]]]:
+        for start in range(0, len(ids), 500):  # SQLite binds at most 999 parameters
+            part = ids[start:start + 500]
+            yield f"IN ({','.join('?' * len(part))})", part
+
+    def _insert_table(self, conn: sqlite3.Connection, columns: dict[str, Any], table: TableRow) -> None:
+        self._insert(conn, "tables", columns)
+        self._insert(conn, "clock_state", {"table_id": table.id, "state": dumps(table.clock_state)})
+
+    def _lock_open(self, conn: sqlite3.Connection, table_id: str) -> None:
+        """The transaction holds the write lock already (BEGIN IMMEDIATE): check the table."""
         row = conn.execute("SELECT closed FROM tables WHERE id = ?", (table_id,)).fetchone()
         if row is None:
             raise NoSuchTable(table_id)
         if row[0]:
             raise TableClosed(f"table {table_id!r} is closed")
 
-    def _version(self, conn: sqlite3.Connection, table_id: str) -> int:
-        self._require_open(conn, table_id)
+    def _locked_version(self, conn: sqlite3.Connection, table_id: str) -> int:
+        self._lock_open(conn, table_id)
         row = conn.execute("SELECT MAX(idx) FROM actions WHERE table_id = ?", (table_id,)).fetchone()
         return 0 if row[0] is None else int(row[0]) + 1
 
-    # -- the Store interface ---------------------------------------------------------------
+    def _moved(self, conn: sqlite3.Connection, table_id: str, version: int, clock_state: dict[str, Any] | None) -> None:
+        if clock_state is not None:  # (the version is the actions' count: nothing to write for it)
+            conn.execute("UPDATE clock_state SET state = ? WHERE table_id = ?", (dumps(clock_state), table_id))
 
-    def create_table(self, table: TableRow) -> None:
-        with self._tx(f"create table {table.id!r}") as conn:
-            conn.execute(
-                "INSERT INTO tables (id, game, num_players, seed, options, join_code_hash, created, clock, public,"
-                " touched) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    table.id,
-                    table.game,
-                    table.num_players,
-                    table.seed,
-                    dumps(table.options),
-                    table.join_code_hash,
-                    table.created,
-                    dumps(table.clock),
-                    int(table.public),
-                    table.created,
-                ),
-            )
-            conn.executemany(
-                "INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(table.id, s.seat, s.kind, s.bot, s.name, s.credential_hash, int(s.left)) for s in table.seats],
-            )
-            conn.executemany(
-                "INSERT INTO actions VALUES (?, ?, ?)",
-                [(table.id, i, dumps(a)) for i, a in enumerate(table.actions)],
-            )
-            conn.execute("INSERT INTO clock_state VALUES (?, ?)", (table.id, dumps(table.clock_state)))
-
-    def load_table(self, table_id: str) -> TableRow:
-        with self._tx(f"load table {table_id!r}", write=False) as conn:
-            row = conn.execute(
-                "SELECT t.id, game, num_players, seed, options, join_code_hash, created, clock, c.state, public,"
-                " closed FROM tables t LEFT JOIN clock_state c ON c.table_id = t.id WHERE t.id = ?",
-                (table_id,),
-            ).fetchone()
-            if row is None:
-                raise NoSuchTable(table_id)
-            seats = conn.execute(
-                "SELECT seat, kind, bot, name, credential_hash, left_table FROM seats WHERE table_id = ? ORDER BY seat",
-                (table_id,),
-            ).fetchall()
-            actions = conn.execute(
-                "SELECT action FROM actions WHERE table_id = ? ORDER BY idx", (table_id,)
-            ).fetchall()
-        return table_row(row, [SeatRow(s[0], s[1], s[2], s[3], s[4], bool(s[5])) for s in seats], actions)
-
-    def table_ids(self, open_only: bool = False) -> list[str]:
-        where = " WHERE finished = 0 AND closed = 0" if open_only else ""
-        with self._tx("list tables", write=False) as conn:
-            rows = conn.execute(f"SELECT id FROM tables{where} ORDER BY created, rowid").fetchall()
-        return [r[0] for r in rows]
-
-    def lobby(self, limit: int) -> list[ListedTable]:
-        with self._tx("list the lobby", write=False) as conn:
-            rows = conn.execute(
-                "SELECT id, game, num_players, clock,"
-                " COALESCE((SELECT MAX(idx) + 1 FROM actions WHERE table_id = t.id), 0) FROM tables t"
-                " WHERE public = 1 AND finished = 0 AND closed = 0 ORDER BY created DESC, rowid DESC LIMIT ?",
-                (limit,),
-            ).fetchall()
-            seats: dict[str, list[SeatRow]] = {row[0]: [] for row in rows}
-            ids = list(seats)
-            for start in range(0, len(ids), 500):  # SQLite binds at most 999 parameters
-                part = ids[start:start + 500]
-                for s in conn.execute(
-                    "SELECT table_id, seat, kind, bot, name, credential_hash, left_table FROM seats"
-                    f" WHERE table_id IN ({','.join('?' * len(part))}) ORDER BY table_id, seat", part,
-                ):
-                    seats[s[0]].append(SeatRow(s[1], s[2], s[3], s[4], s[5], bool(s[6])))
-        return [ListedTable(r[0], r[1], r[2], seats[r[0]], json.loads(r[3]), r[4]) for r in rows]
+    def _set_clock(self, conn: sqlite3.Connection, table_id: str, clock_state: dict[str, Any]) -> None:
+        self._require_table(conn, table_id)
+        conn.execute(
+            "INSERT INTO clock_state VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET state = excluded.state",
+            (table_id, dumps(clock_state)),
+        )
 
     def touch(self, times: dict[str, float]) -> None:
         with self._tx("touch tables") as conn:
             conn.executemany("UPDATE tables SET touched = MAX(touched, ?) WHERE id = ?",
                              [(at, table_id) for table_id, at in times.items()])
-
-    def close_idle(self, before: float) -> list[str]:
-        with self._tx("close idle tables") as conn:
-            rows = conn.execute(
-                "UPDATE tables SET closed = 1 WHERE finished = 0 AND closed = 0 AND touched < ? RETURNING id",
-                (before,),
-            ).fetchall()
-        return [r[0] for r in rows]
-
-    def versions(self, table_ids: list[str]) -> dict[str, int]:
-        found: dict[str, int] = {}
-        with self._tx("read versions", write=False) as conn:
-            for start in range(0, len(table_ids), 500):  # SQLite binds at most 999 parameters
-                part = table_ids[start:start + 500]
-                marks = ",".join("?" * len(part))
-                found.update((table_id, 0) for (table_id,) in conn.execute(
-                    f"SELECT id FROM tables WHERE id IN ({marks})", part))
-                found.update(conn.execute(
-                    f"SELECT table_id, COUNT(*) FROM actions WHERE table_id IN ({marks}) GROUP BY table_id", part))
-        return found
-
-    def update_seat(self, table_id: str, seat: SeatRow) -> None:
-        """Replace one seat's row; NoSuchTable if the table is unknown, StoreError if the seat is."""
-        with self._tx(f"update seat {seat.seat} of {table_id!r}") as conn:
-            self._require_open(conn, table_id)
-            cur = conn.execute(
-                "UPDATE seats SET kind = ?, bot = ?, name = ?, credential_hash = ?, left_table = ?"
-                " WHERE table_id = ? AND seat = ?",
-                (seat.kind, seat.bot, seat.name, seat.credential_hash, int(seat.left), table_id, seat.seat),
-            )
-            if cur.rowcount == 0:
-                raise StoreError(f"table {table_id!r} has no seat {seat.seat}")
-
-    def append_action(
-        self, table_id: str, expected_version: int, action: dict[str, Any], clock_state: dict[str, Any] | None = None
-    ) -> int:
-        with self._tx(f"append to {table_id!r}") as conn:
-            version = self._version(conn, table_id)
-            if version != expected_version:
-                raise StaleVersion(f"table {table_id!r} is at version {version}, not {expected_version}")
-            conn.execute("INSERT INTO actions VALUES (?, ?, ?)", (table_id, version, dumps(action)))
-            if clock_state is not None:
-                conn.execute("UPDATE clock_state SET state = ? WHERE table_id = ?", (dumps(clock_state), table_id))
-        return version + 1
-
-    def truncate_actions(self, table_id: str, expected_version: int, keep: int) -> int:
-        """Undo: keep the first `keep` actions (0 <= keep <= version) if the table is at
-        `expected_version` (else StaleVersion). Returns the new version, `keep`."""
-        with self._tx(f"truncate {table_id!r}") as conn:
-            version = self._version(conn, table_id)
-            if version != expected_version:
-                raise StaleVersion(f"table {table_id!r} is at version {version}, not {expected_version}")
-            if not 0 <= keep <= version:
-                raise StoreError(f"cannot keep {keep} of {version} actions of table {table_id!r}")
-            conn.execute("DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, keep))
-        return keep
-
-    def set_finished(self, table_id: str, finished: bool) -> None:
-        with self._tx(f"set finished on {table_id!r}") as conn:
-            if conn.execute("UPDATE tables SET finished = ? WHERE id = ?", (int(finished), table_id)).rowcount == 0:
-                raise NoSuchTable(table_id)
-
-    def set_clock_state(self, table_id: str, clock_state: dict[str, Any]) -> None:
-        with self._tx(f"set clock of {table_id!r}") as conn:
-            self._require_table(conn, table_id)
-            conn.execute(
-                "INSERT INTO clock_state VALUES (?, ?) ON CONFLICT (table_id) DO UPDATE SET state = excluded.state",
-                (table_id, dumps(clock_state)),
-            )
-
-    def add_chat(self, table_id: str, seat: int | None, name: str, text: str, at: float) -> ChatRow:
-        with self._tx(f"chat on {table_id!r}") as conn:
-            self._require_open(conn, table_id)
-            row = conn.execute("SELECT COALESCE(MAX(idx) + 1, 0) FROM chat WHERE table_id = ?", (table_id,)).fetchone()
-            index = int(row[0])
-            conn.execute("INSERT INTO chat VALUES (?, ?, ?, ?, ?, ?)", (table_id, index, seat, name, text, at))
-        return ChatRow(index, seat, name, text, at)
-
-    def chat(self, table_id: str, since: int = 0) -> list[ChatRow]:
-        with self._tx(f"read chat of {table_id!r}", write=False) as conn:
-            self._require_table(conn, table_id)
-            rows = conn.execute(
-                "SELECT idx, seat, name, text, at FROM chat WHERE table_id = ? AND idx >= ? ORDER BY idx",
-                (table_id, since),
-            ).fetchall()
-        return [ChatRow(*r) for r in rows]
 
     def close(self) -> None:
         """Close every thread's connection; the store cannot be used afterwards."""

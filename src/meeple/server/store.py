@@ -14,9 +14,7 @@ called from a thread pool, so an implementation must be safe to call from severa
 
 from __future__ import annotations
 
-import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,32 +89,6 @@ class ListedTable:
     version: int
 
 
-def dumps(value: Any) -> str:
-    """A JSON column's text: compact, the same in every store."""
-    return json.dumps(value, separators=(",", ":"))
-
-
-def table_row(row: Sequence[Any], seats: list[SeatRow], actions: Iterable[Sequence[Any]]) -> TableRow:
-    """A `TableRow` from the stored columns (id, game, num_players, seed, options,
-    join_code_hash, created, clock, clock_state, public, closed), its seats, and its actions'
-    JSON texts in order; a missing clock state is an empty one."""
-    return TableRow(
-        id=row[0],
-        game=row[1],
-        num_players=row[2],
-        seed=row[3],
-        options=json.loads(row[4]),
-        seats=seats,
-        join_code_hash=row[5],
-        created=row[6],
-        clock=json.loads(row[7]),
-        clock_state=json.loads(row[8]) if row[8] is not None else {},
-        actions=[json.loads(action[0]) for action in actions],
-        public=bool(row[9]),
-        closed=bool(row[10]),
-    )
-
-
 @dataclass
 class ChatRow:
     index: int
@@ -128,7 +100,8 @@ class ChatRow:
 
 class Store(ABC):
     """The storage interface the server uses. Implementations: `SQLiteStore` (embedded, the
-    default), `PostgresStore` for several processes."""
+    default), `PostgresStore` for several processes; both are dialects of `SQLStore`, which
+    holds the queries they share."""
 
     #: How many calls the server may make at once (from that many threads; calls for one table
     #: are never concurrent). One for a store whose writes serialize anyway.

@@ -280,14 +280,15 @@ def test_the_prompt_says_what_to_do_in_every_phase_and_nothing_out_of_turn(lang)
     cat = catalog(lang)
     said: set[str] = set()
     for state, _ in games():
-        if state.is_terminal:
+        mover = state.current_player
+        if mover is None:
             continue
-        view = state.view(state.current_player)
-        legal = legal_moves(state, state.current_player)
-        words = prompt(view, state.current_player, legal, cat)
+        view = state.view(mover)
+        legal = legal_moves(state, mover)
+        words = prompt(view, mover, legal, cat)
         assert words and "{" not in words and not words.startswith("prompt.")
         kinds = {m["action"]["type"] for m in legal}
-        if view["players"][state.current_player]["pawn"] is None:
+        if view["players"][mover]["pawn"] is None:
             assert words == cat.text("prompt.place")  # K4: round 1 places the pawn first
             said.add("place")
         elif "decline" in kinds:
@@ -395,7 +396,7 @@ def test_english_events_say_you_for_the_seats_own_moves_and_count_in_proper_plur
 def test_move_labels_read_as_sentences_naming_what_a_slot_stands_for():
     cat = catalog("en")
     state = at_festival(3, 4)
-    seat = state.current_player
+    seat = state.current
     view = state.view(seat)
     labels = {m["action"]["type"]: action_label(m["action"], cat, view) for m in legal_moves(state, seat)}
     region = cat.name("region", view["tower_preview"]["region"] or view["players"][seat]["pawn"])

@@ -281,9 +281,9 @@ def test_what_each_step_changed_is_outlined(seed: int, players: int, duo: bool) 
                     added = [a for r in told if r["player"] == player and r["key"] in ("take", "reveal")
                              for a in r["params"]["animals"]]  # T7: the last take also turns up face-down tokens
                     assert kinds == {ANIMALS[a] for a in added}
-                    if not view["finished"] and view["rows"][params["row"]] is None:  # the row's place is outlined
+                    if not view["over"] and view["rows"][params["row"]] is None:  # the row's place is outlined
                         assert _group(root, data_row=str(params["row"])) in changed
-                elif key == "draw" and not view["finished"]:
+                elif key == "draw" and not view["over"]:
                     assert any("tower" in (c.get("class") or "") for c in changed)
                 elif key == "keep":
                     panel = _group(root, data_seat=str(player))

@@ -1,40 +1,65 @@
-"""Terminal renderers: one module per game (`board`, `action_label`, optional `svg`) plus the
-generic pieces every game shares (events, score tables)."""
+"""Terminal renderers: one per game, the plugin's part "terminal" (`TerminalRenderer`), plus the
+generic pieces every game shares (events, score tables). A move's words come from the game's own
+text (its plugin's `describe`), the same in the terminal and the browser."""
 
 from __future__ import annotations
 
-import importlib
-import inspect
-from types import ModuleType
-from typing import Any
+from functools import cache
+from typing import Any, Protocol, runtime_checkable
 
+from rich.console import RenderableType
 from rich.table import Table
 
 from meeple.core.errors import OptionError
 from meeple.core.i18n import Catalog
+from meeple.core.plugin import GamePlugin, wrong_part
+from meeple.core.registry import game_plugin
 from meeple.core.state import State
+from meeple.core.views import View
 
 
-def renderer(game_name: str) -> ModuleType:
-    try:
-        return importlib.import_module(f"{__name__}.{game_name}")
-    except ModuleNotFoundError:
-        raise OptionError(f"no terminal renderer for {game_name!r}") from None
+@runtime_checkable
+class TerminalRenderer(Protocol):
+    """Draws a game in the terminal (a module with this function satisfies it)."""
+
+    def board(self, view: Any, cat: Catalog, seat: int | None) -> RenderableType:
+        """The table as `seat` sees it (None: a spectator), from `view(seat)` only."""
+
+
+@runtime_checkable
+class SvgRenderer(Protocol):
+    """A terminal renderer that can also draw a position as an SVG picture (`meeple render`)."""
+
+    def svg(self, view: Any, cat: Catalog) -> str:
+        """The spectator's `view` as a whole SVG document."""
+
+
+def renderer(game_name: str) -> TerminalRenderer:
+    """The game's terminal renderer, checked; OptionError when its plugin names none."""
+    return _renderer(game_plugin(game_name))
+
+
+@cache
+def _renderer(game: GamePlugin) -> TerminalRenderer:
+    found = game.part("terminal")
+    if found is None:
+        raise OptionError(f"{game.info.title} has no terminal renderer")
+    if not isinstance(found, TerminalRenderer):
+        raise wrong_part(game, "terminal", "board(view, cat, seat)")
+    return found
 
 
 def catalog(game_name: str, lang: str) -> Catalog:
-    return Catalog(["meeple.cli", f"meeple.games.{game_name}"], lang)
+    """The terminal's messages and the game's own, in `lang`."""
+    return Catalog(["meeple.cli", *game_plugin(game_name).catalogs], lang)
 
 
-def action_label(module: ModuleType, action_json: dict[str, Any], cat: Catalog, view: dict[str, Any]) -> str:
-    """A move's label; renderers may take the viewer's `view` for context."""
-    func = module.action_label
-    if "view" in inspect.signature(func).parameters:
-        return str(func(action_json, cat, view=view))
-    return str(func(action_json, cat))
+def action_label(game_name: str, action_json: dict[str, Any], cat: Catalog, view: View) -> str:
+    """A move's label, in the words of the game's text, with the viewer's `view` for context."""
+    return game_plugin(game_name).text().action_label(action_json, cat, view=view)
 
 
-def breakdown_table(state: State, cat: Catalog) -> Table:
+def breakdown_table(state: State[Any], cat: Catalog) -> Table:
     """The per-seat score breakdown as a table (numeric parts only, in the game's order)."""
     rows = state.score_breakdown()
     winners = set(state.winners())

@@ -1,13 +1,14 @@
 """Castell in the terminal: the map with pawns and castellers, the skill wheel, the festival
 calendar, the players, and the seat's team, skills and best tower drawn as a pyramid.
 
-Everything comes from the view dict, the seat's best tower too (`tower_preview`, in a seat's
+Everything comes from the view, the seat's best tower too (`tower_preview`, in a seat's
 view only).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -19,7 +20,10 @@ from meeple.core.i18n import Catalog
 # The move labels are shared with the browser. They read only a move's JSON and the catalog, never
 # engine state, so this renderer still draws from the view alone (tests/castell/test_view.py
 # checks that no engine module is named here; the relative import names only the labeller).
-from meeple.games.castell.describe import action_label
+from meeple.games.castell.describe import action_label, phase_key
+
+if TYPE_CHECKING:
+    from meeple.games.castell.view_types import CastellView, Region
 
 __all__ = ["action_label", "board", "pyramid"]
 
@@ -42,7 +46,7 @@ def _sizes(counts: list[int]) -> str:
     return " ".join(parts) or "-"
 
 
-def _region_panel(view: dict[str, Any], cat: Catalog, region: dict[str, Any]) -> Panel:
+def _region_panel(view: CastellView, cat: Catalog, region: Region) -> Panel:
     rid = region["id"]
     body = Text()
     pawns = [p for p, pl in enumerate(view["players"]) if pl["pawn"] == rid]
@@ -62,7 +66,7 @@ def _region_panel(view: dict[str, Any], cat: Catalog, region: dict[str, Any]) ->
     return Panel(body, title=cat.name("region", rid), width=30)
 
 
-def _map(view: dict[str, Any], cat: Catalog) -> RenderableType:
+def _map(view: CastellView, cat: Catalog) -> RenderableType:
     grid = Table.grid(padding=(0, 1))
     for _ in range(4):
         grid.add_column()
@@ -75,7 +79,7 @@ def _map(view: dict[str, Any], cat: Catalog) -> RenderableType:
     return Panel(grid, title=cat.text("ui.map"))
 
 
-def _wheel(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableType:
+def _wheel(view: CastellView, cat: Catalog, seat: int | None) -> RenderableType:
     wheel = view["wheel"]
     table = Table(title=f"{cat.text('ui.wheel')} · {cat.name('wheel', wheel['side'])}")
     table.add_column(cat.text("ui.wheel"))
@@ -88,7 +92,7 @@ def _wheel(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTy
     return table
 
 
-def _calendar(view: dict[str, Any], cat: Catalog) -> RenderableType:
+def _calendar(view: CastellView, cat: Catalog) -> RenderableType:
     table = Table(title=cat.text("ui.calendar"))
     table.add_column("#")
     table.add_column(cat.text("ui.festivals"))
@@ -101,7 +105,7 @@ def _calendar(view: dict[str, Any], cat: Catalog) -> RenderableType:
     return table
 
 
-def _players(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableType:
+def _players(view: CastellView, cat: Catalog, seat: int | None) -> RenderableType:
     table = Table()
     table.add_column("")
     table.add_column(cat.text("ui.pawn"))
@@ -124,7 +128,7 @@ def _players(view: dict[str, Any], cat: Catalog, seat: int | None) -> Renderable
     return table
 
 
-def pyramid(tower: Any) -> Text:
+def pyramid(tower: Sequence[Sequence[int]] | None) -> Text:
     """A tower drawn top level first, each casteller as its size in brackets, centred."""
     if not tower:
         return Text("")
@@ -136,7 +140,7 @@ def pyramid(tower: Any) -> Text:
     return text
 
 
-def _own(view: dict[str, Any], cat: Catalog, seat: int) -> RenderableType:
+def _own(view: CastellView, cat: Catalog, seat: int) -> RenderableType:
     player = view["players"][seat]
     lines = Text()
     lines.append(f"{cat.text('ui.team')}: {_sizes(player['team'])}\n")
@@ -158,7 +162,7 @@ def _own(view: dict[str, Any], cat: Catalog, seat: int) -> RenderableType:
     score = player["score"]
     lines.append(" · ".join(f"{cat.text('score.' + k)} {v}" for k, v in score.items()) + "\n")
     shown: list[RenderableType] = [lines]
-    preview = view.get("tower_preview") if view.get("you") == seat else None
+    preview = view.get("tower_preview") if view["seat"] == seat else None
     if preview is not None:
         tower = preview["tower"]
         shown.append(Panel(pyramid(tower) if tower else Text(cat.text("ui.no_tower")),
@@ -167,9 +171,9 @@ def _own(view: dict[str, Any], cat: Catalog, seat: int) -> RenderableType:
     return Panel(body, title=cat.player(seat), border_style=SEAT_STYLES[seat % 4])
 
 
-def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableType:
+def board(view: CastellView, cat: Catalog, seat: int | None) -> RenderableType:
     """The Castell table as `seat` sees it (None: a spectator, shown the player to move)."""
-    header = Text(cat.text("ui.round", round=view["round"], phase=view["phase"]), style="bold")
+    header = Text(cat.text("ui.round", round=view["round"], phase=phase_key(view)), style="bold")
     header.append("   " + cat.text("ui.bag", count=view["bag"]["count"]), style="dim")
     side = Table.grid(padding=(0, 2))
     side.add_row(_wheel(view, cat, seat), _calendar(view, cat))

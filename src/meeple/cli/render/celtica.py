@@ -1,9 +1,9 @@
 """Terminal rendering of a Celtica view: the path with its druids, the display, the piles and
-each player's amulets, built only from the view dict a seat receives."""
+each player's amulets, built only from the view a seat receives."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.panel import Panel
@@ -11,7 +11,10 @@ from rich.table import Table
 from rich.text import Text
 
 from meeple.core.i18n import Catalog
-from meeple.games.celtica.describe import COLOURS, FILL, KIND_FILL, PARTS, action_label
+from meeple.games.celtica.describe import COLOURS, FILL, KIND_FILL, PARTS, action_label, phase_name
+
+if TYPE_CHECKING:
+    from meeple.games.celtica.view_types import CelticaView
 
 __all__ = ["action_label", "board", "svg"]
 
@@ -21,7 +24,7 @@ SYMBOL = {"start": "S", "village": "V", "castle": "C", "monastery": "M", "ruin":
 KIND_STYLE = {"ruin": "bold red", "cult": "bold magenta", "goal": "bold yellow", "start": "dim"}
 
 
-def _path(view: dict[str, Any], cat: Catalog) -> Table:
+def _path(view: CelticaView, cat: Catalog) -> Table:
     """The path left to right: location number, kind symbol with its number, then the druids
     standing there stacked below."""
     board_locs = view["board"]
@@ -57,7 +60,7 @@ def _cards(counts: list[int], cat: Catalog) -> Text:
     return text or Text(cat.text("view.nothing"))
 
 
-def _players(view: dict[str, Any], cat: Catalog, seat: int | None) -> Table:
+def _players(view: CelticaView, cat: Catalog, seat: int | None) -> Table:
     """One row per player: amulets, then a narrow column per part type, then cards."""
     table = Table(show_header=True, padding=(0, 1), title=cat.text("view.amulets"))
     table.add_column("")
@@ -70,7 +73,7 @@ def _players(view: dict[str, Any], cat: Catalog, seat: int | None) -> Table:
         marks = []
         if view["current_player"] == index:
             marks.append(cat.text("view.to_act"))
-        if index in view.get("winners", []):
+        if index in view["winners"]:
             marks.append(cat.text("view.winner"))
         if player["owes_card"]:
             marks.append(cat.text("view.owes_card"))
@@ -86,12 +89,12 @@ def _players(view: dict[str, Any], cat: Catalog, seat: int | None) -> Table:
     return table
 
 
-def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableType:
+def board(view: CelticaView, cat: Catalog, seat: int | None) -> RenderableType:
     """The table as `seat` sees it."""
     status = Text(cat.text("view.round", round=view["round"]))
     if view["final_round"]:
         status.append(" · " + cat.text("view.final_round"), style="bold")
-    status.append(" · " + cat.name("phase", view["phase"]))
+    status.append(" · " + phase_name(view, cat))
     if view["pending"]:
         status.append(" · " + cat.text("view.pending", count=view["pending"]))
     status.append("\n" + cat.text(f"view.{view['provenance']}"), style="dim")
@@ -119,13 +122,13 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
         hand.append(_cards(mine["hand"], cat))
         hand.append("   " + cat.text("view.experience") + ": ")
         hand.append(_cards(mine["experience"], cat))
-        if mine.get("must_play"):
+        if mine.get("must_play") is not None:
             hand.append("   " + cat.text("view.must_play", colour=mine["must_play"]), style="bold")
         parts.append(hand)
     return Group(*parts)
 
 
-def svg(view: dict[str, Any], cat: Catalog) -> str:
+def svg(view: CelticaView, cat: Catalog) -> str:
     """A picture of the table as a spectator sees it: the path with its druids, the display and
     every player's parts."""
     from xml.sax.saxutils import escape
@@ -163,7 +166,7 @@ def svg(view: dict[str, Any], cat: Catalog) -> str:
     for seat, player in enumerate(view["players"]):
         y += 26
         amulet = player["amulets"]
-        star = " ★" if seat in view.get("winners", []) else ""
+        star = " ★" if seat in view["winners"] else ""
         parts = " ".join(f"{short[p]}{n}" for p, n in zip(PARTS, player["parts"]))
         sizes = " ".join(map(str, amulet["incomplete"])) or "-"
         out.append(f'<text x="10" y="{y}">{escape(cat.player(seat) + star)}: {amulet["complete"]} · '

@@ -1,6 +1,6 @@
 """Triominos on the screen: a text drawing of the lattice, the move list labels, and an SVG.
 
-Everything here reads the view dict only (see TriominosState.view). Lattice point (x, y) is
+Everything here reads the view only (see meeple.games.triominos.view). Lattice point (x, y) is
 drawn at text column 4x + 2y and text row -2y, so rows of points are two lines apart and each
 triangle is three characters wide:
 
@@ -11,7 +11,7 @@ triangle is three characters wide:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from rich.console import Group, RenderableType
@@ -22,6 +22,9 @@ from meeple.core.i18n import Catalog
 from meeple.games.triominos.describe import KEYS, action_label, cell_points, number_spots, open_keys
 from meeple.games.triominos.describe import corners as _corners
 
+if TYPE_CHECKING:
+    from meeple.games.triominos.view_types import TriominosView
+
 __all__ = ["KEYS", "action_label", "ascii_board", "board", "open_keys", "svg"]
 
 LAST_STYLE = "bold yellow"
@@ -29,9 +32,9 @@ EDGE_STYLE = "grey62"
 KEY_STYLE = "cyan"
 
 
-def ascii_board(view: dict[str, Any]) -> list[list[tuple[str, str]]]:
+def ascii_board(view: TriominosView) -> list[list[tuple[str, str]]]:
     """The board as rows of (character, style) cells; [] for an empty board."""
-    tiles = view.get("board", [])
+    tiles = view["board"]
     if not tiles:
         return []
     marks: dict[tuple[int, int], tuple[str, str]] = {}
@@ -74,7 +77,7 @@ def ascii_board(view: dict[str, Any]) -> list[list[tuple[str, str]]]:
     return grid
 
 
-def _board_text(view: dict[str, Any], cat: Catalog) -> Text:
+def _board_text(view: TriominosView, cat: Catalog) -> Text:
     grid = ascii_board(view)
     if not grid:
         return Text(cat.text("view.empty_board"))
@@ -87,22 +90,22 @@ def _board_text(view: dict[str, Any], cat: Catalog) -> Text:
     return text
 
 
-def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableType:
+def board(view: TriominosView, cat: Catalog, seat: int | None) -> RenderableType:
     """The table as `seat` sees it: header, the lattice drawing, scores and racks."""
-    options = view.get("options", {})
+    options = view["options"]
     header = [cat.text("view.round", round=view["round"])]
-    if options.get("match"):
-        header.append(cat.text("view.match", target=options.get("target", 400)))
+    if options["match"]:
+        header.append(cat.text("view.match", target=options["target"]))
     else:
         header.append(cat.text("view.single"))
     header.append(cat.text("view.pool", count=view["pool"]))
-    current = view.get("current_player")
+    current = view["current_player"]
     if current is not None:
         header.append(cat.text("view.turn", who=current))
-        if view.get("draws_this_turn"):
+        if view["draws_this_turn"]:
             header.append(cat.text("view.draws", count=view["draws_this_turn"]))
     else:
-        names = ", ".join(cat.player(w) for w in view.get("winners", []))
+        names = ", ".join(cat.player(w) for w in view["winners"])
         header.append(cat.text("view.over", who=names))
     scores = Table(show_header=True, box=None, pad_edge=False)
     scores.add_column("")
@@ -113,10 +116,10 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
         style = "bold" if s == current else ""
         scores.add_row(Text(name, style=style), str(score), str(size))
     parts: list[RenderableType] = [Text("  ·  ".join(header), style="bold"), _board_text(view, cat), scores]
-    if view.get("rack") is not None:
+    if "rack" in view:
         rack = Text(cat.text("view.rack") + ": ", style="bold")
         rack.append("  ".join(view["rack"]))
-        if view.get("last_drawn"):
+        if "last_drawn" in view:
             rack.append("   (" + cat.text("view.last_drawn", tile=view["last_drawn"]) + ")", style="dim")
         parts.append(rack)
     return Group(*parts)
@@ -132,10 +135,10 @@ LAST_FILL = "#ffd34d"
 STROKE = "#5b4a2f"
 
 
-def svg(view: dict[str, Any], cat: Catalog) -> str:
+def svg(view: TriominosView, cat: Catalog) -> str:
     """A picture of the table: triangles with their corner numbers, the last tile highlighted,
     and the scores along the top."""
-    tiles = view.get("board", [])
+    tiles = view["board"]
     shapes = []
     for tile in tiles:
         pts = cell_points(tile["x"], tile["y"], tile["dir"], SCALE)
@@ -161,8 +164,8 @@ def svg(view: dict[str, Any], cat: Catalog) -> str:
                 f'<text x="{tx:.1f}" y="{ty:.1f}" font-size="{SCALE * 0.22:.0f}" font-weight="bold" '
                 f'fill="#222" text-anchor="middle" dominant-baseline="central">{number}</text>'
             )
-    line = "   ".join(f"{cat.player(s)}: {score}" for s, score in enumerate(view.get("scores", [])))
-    title = cat.text("view.round", round=view.get("round", 1))
+    line = "   ".join(f"{cat.player(s)}: {score}" for s, score in enumerate(view["scores"]))
+    title = cat.text("view.round", round=view["round"])
     out.append(
         f'<text x="{left + 12:.1f}" y="{top + 26:.1f}" font-size="18" fill="#fff">{escape(title + "   " + line)}</text>'
     )

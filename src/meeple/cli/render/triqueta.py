@@ -1,10 +1,10 @@
 """Triqueta in the terminal: rows, collections, towers, your face-down tokens, live scores.
 
-Everything here reads the view dict only (see meeple.games.triqueta.view)."""
+Everything here reads the view only (see meeple.games.triqueta.view)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -12,6 +12,9 @@ from rich.text import Text
 
 from meeple.core.i18n import Catalog
 from meeple.games.triqueta.describe import action_label
+
+if TYPE_CHECKING:
+    from meeple.games.triqueta.view_types import TriquetaView
 
 __all__ = ["action_label", "board"]
 
@@ -28,7 +31,7 @@ def _tokens(tokens: list[int], cat: Catalog) -> Text:
     return Text(", ").join(_animal(t, cat) for t in tokens)
 
 
-def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableType:
+def board(view: TriquetaView, cat: Catalog, seat: int | None) -> RenderableType:
     parts: list[RenderableType] = []
     current = f" ({cat.text('ui.current_tower')})"
     towers = "  ".join(
@@ -56,7 +59,7 @@ def board(view: dict[str, Any], cat: Catalog, seat: int | None) -> RenderableTyp
         name = cat.player(index)
         if index == view["rock"]:
             name += " ◆"
-        if p["out"] and not view["finished"]:
+        if p["out"] and not view["over"]:
             name += f" ({cat.text('ui.out')})"
         if index == view["current_player"]:
             name = f"▶ {name}"

@@ -15,7 +15,7 @@ from __future__ import annotations
 from array import array
 from collections.abc import Mapping
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,12 +33,16 @@ from meeple.games.castell.components import (
 from meeple.games.castell.towers.rules import MAX_SKILL, SIZES, SKILLS
 from meeple.games.castell.towers.tiles import MAX_LEVELS
 
+if TYPE_CHECKING:
+    from meeple.games.castell.view_types import CastellView, LocalTileView
+
 NR = len(REGIONS)
 NS = len(SIZES)
 NK = len(TILE_KINDS)
 #: Festivals a round can hold (the action space has one `enter` per slot).
 FESTIVAL_SLOTS = len(ENTERS)
 CAL_ROUNDS = LAST_ROUND - FIRST_FESTIVAL_ROUND + 1
+#: The view's phases, then one for a finished game (whose view has none).
 PHASES = ("turns", "festival", "over")
 WHEEL_SIDES = ("standard", "advanced")
 USED = ("move", "recruit", "train", "special")
@@ -107,7 +111,7 @@ _KIND = {name: i for i, name in enumerate(TILE_KINDS)}
 _PHASE = {name: i for i, name in enumerate(PHASES)}
 
 
-def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[str, Any]) -> np.ndarray:
+def encode(view: CastellView, seat: int, num_players: int, options: Mapping[str, Any]) -> np.ndarray:
     """The observation of `seat` from its own view, a float32 vector of `shape(...)`."""
     p = num_players
     lay = layout(p)
@@ -117,7 +121,7 @@ def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[s
 
     # -- global ---------------------------------------------------------------------------
     buf[lay["round"][0] + view["round"] - 1] = 1.0
-    buf[lay["phase"][0] + _PHASE[view["phase"]]] = 1.0
+    buf[lay["phase"][0] + _PHASE["over" if view["phase"] is None else view["phase"]]] = 1.0
     wheel = view["wheel"]
     buf[lay["wheel_side"][0] + WHEEL_SIDES.index(wheel["side"])] = 1.0
     at = lay["options"][0]
@@ -262,7 +266,7 @@ def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[s
 _TILES: dict[tuple[str, str], array[float]] = {}
 
 
-def _tile(tile: dict[str, Any]) -> array[float]:
+def _tile(tile: LocalTileView) -> array[float]:
     buf = array("f", bytes(4 * TILE_LEN))
     at = 0
     buf[at] = 1.0

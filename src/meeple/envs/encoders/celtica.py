@@ -11,7 +11,7 @@ raw as one run and scaled by one precomputed vector, so an encoding is a few num
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,7 +29,10 @@ from meeple.games.celtica.components import (
     NUM_PART_TYPES,
     TOTAL_PARTS,
 )
-from meeple.games.celtica.phases import END_REASONS, OVER_NAME, PHASES
+from meeple.games.celtica.phases import END_REASONS, PHASES
+
+if TYPE_CHECKING:
+    from meeple.games.celtica.view_types import CelticaView, Location
 
 #: Location kinds in one-hot order.
 KINDS = ("start", "village", "castle", "monastery", "goal", "ruin", "cult")
@@ -42,7 +45,8 @@ MAX_AMULETS = COPIES_PER_PART
 #: 5n druid cards, each moving a druid one step, and 5 druids on a 60-location path reach the
 #: goal in fewer than 300 steps; random games on the shipped board last at most 8 rounds).
 MAX_ROUND = 32
-PHASE_NAMES = (*PHASES, OVER_NAME)
+#: The view's phases, then one for a finished game (whose view has none).
+PHASE_NAMES = (*PHASES, "over")
 
 # Layout, in order: the board, the druids' locations, then every 0/1 flag (set by one indexed
 # write), then every other value (written raw as one run and scaled by one vector).
@@ -103,7 +107,7 @@ def shape(num_players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
     return (values_offset(num_players) + COMMON_VALUES + num_players * P_VALUES,)
 
 
-def _template(board: list[dict[str, Any]], n: int) -> np.ndarray:
+def _template(board: list[Location], n: int) -> np.ndarray:
     if board != _board_cache[0]:
         _board_cache[0] = [dict(loc) for loc in board]
         _board_cache[1] = {}
@@ -127,7 +131,7 @@ def _scale(n: int) -> np.ndarray:
     return got
 
 
-def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[str, Any]) -> np.ndarray:
+def encode(view: CelticaView, seat: int, num_players: int, options: Mapping[str, Any]) -> np.ndarray:
     """The observation of `seat` from its view (reads nothing else)."""
     n = num_players
     board = view["board"]
@@ -141,7 +145,7 @@ def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[s
     must = me["must_play"]
     if must is not None:
         ones.append(_MUST_INDEX[must])
-    ones.append(_PHASE_INDEX[view["phase"]])
+    ones.append(_PHASE_INDEX["over" if view["phase"] is None else view["phase"]])
     reason = view["end_reason"]
     if reason is not None:
         ones.append(_REASON_INDEX[reason])

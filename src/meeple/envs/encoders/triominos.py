@@ -12,11 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from operator import itemgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from meeple.games.triominos.components import INDEX, NUM_TILES
+
+if TYPE_CHECKING:
+    from meeple.games.triominos.view_types import TriominosView
 
 #: Anchors run over -REACH..REACH on both axes: every window cell (anchors -28..27) and point.
 REACH = 28
@@ -48,6 +51,7 @@ SIZE = OPTIONS + 3
 
 _DIR = {"up": 0, "down": 1}
 _FIELDS = itemgetter("x", "y", "dir", "corners", "tile")
+_CELL = itemgetter("x", "y", "dir")
 _TILE_AT = {name: PLACED + t for name, t in INDEX.items()}
 _DOWN_AT = (COVERED + 1) * AREA
 
@@ -61,7 +65,7 @@ def _squash(score: float) -> float:
     return 0.5 + 0.5 * score / (abs(score) + 100.0)
 
 
-def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[str, Any]) -> np.ndarray:
+def encode(view: TriominosView, seat: int, num_players: int, options: Mapping[str, Any]) -> np.ndarray:
     """The observation of `seat` from its view (see the module docstring for the layout)."""
     out = np.zeros(SIZE, dtype=np.float32)
     n = num_players
@@ -77,15 +81,15 @@ def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[s
     if board:
         b = board[-1]
         add((LAST + _DIR[b["dir"]]) * AREA + (b["x"] + REACH) * SIDE + b["y"] + REACH)
-    for x, y, d in view["open"]:
+    for x, y, d in map(_CELL, view["open"]):
         add((OPEN + _DIR[d]) * AREA + (x + REACH) * SIDE + y + REACH)
     for name in view["rack"]:
         add(RACK + INDEX[name])
     if "last_drawn" in view:
         add(LAST_DRAWN + INDEX[view["last_drawn"]])
     for go in view["opening"]:
-        for _, name in go:
-            add(OPENING + INDEX[name])
+        for draw in go:
+            add(OPENING + INDEX[draw["tile"]])
     current = view["current_player"]
     if current is not None:
         add(TO_MOVE + (current - seat) % n)

@@ -15,13 +15,17 @@ than silently drop placements.
 
 from __future__ import annotations
 
-from typing import Any
+from operator import itemgetter
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from meeple.games.triominos.actions import DRAW_ID
 from meeple.games.triominos.components import FIT, INDEX, NUM_TILES
 from meeple.games.triominos.geometry import NUM_WINDOW, UP, WINDOW_CELLS, WINDOW_INDEX, cell, cell_xyd
+
+if TYPE_CHECKING:
+    from meeple.games.triominos.view_types import TriominosView
 
 #: Open-cell slots: the proven bound (56 tiles + 2), above the 46 seen in random play.
 MAX_OPEN = 58
@@ -31,6 +35,7 @@ FACTORED_PASS = FACTORED_DRAW + 1
 FACTORED_STOP = FACTORED_DRAW + 2
 
 _DIR = {"up": 0, "down": 1}
+_CELL = itemgetter("x", "y", "dir")
 
 
 def factored_size() -> int:
@@ -38,11 +43,11 @@ def factored_size() -> int:
     return FACTORED_DRAW + 3
 
 
-def _slots(view: dict[str, Any]) -> list[tuple[int, int, int]]:
+def _slots(view: TriominosView) -> list[tuple[int, int, int]]:
     """The open cells as (x, y, d) in slot order; the opening cell alone on an empty board."""
     if not view["board"]:
         return [(0, 0, UP)]
-    slots = [(x, y, _DIR[d]) for x, y, d in view["open"]]
+    slots = [(x, y, _DIR[d]) for x, y, d in map(_CELL, view["open"])]
     assert len(slots) <= MAX_OPEN, f"{len(slots)} open cells exceed MAX_OPEN={MAX_OPEN}"
     return slots
 
@@ -53,7 +58,7 @@ def _corners(x: int, y: int, d: int) -> tuple[tuple[int, int], ...]:
     return (x, y + 1), (x + 1, y + 1), (x + 1, y)
 
 
-def factored_mask(view: dict[str, Any]) -> np.ndarray:
+def factored_mask(view: TriominosView) -> np.ndarray:
     """Bool array over the factored space: True exactly for the legal moves of the view's seat
     (all False when it is not that seat's turn or the game is over)."""
     mask = np.zeros(factored_size(), dtype=bool)
@@ -85,7 +90,7 @@ def factored_mask(view: dict[str, Any]) -> np.ndarray:
     return mask
 
 
-def to_engine(view: dict[str, Any], factored_index: int) -> int:
+def to_engine(view: TriominosView, factored_index: int) -> int:
     """The engine action id (TriominosState.action_from_id) of a factored index in `view`."""
     if not 0 <= factored_index < factored_size():
         raise ValueError(f"factored index {factored_index} is outside 0..{factored_size() - 1}")
@@ -98,7 +103,7 @@ def to_engine(view: dict[str, Any], factored_index: int) -> int:
     return t * NUM_WINDOW + WINDOW_INDEX[cell(*slots[slot])]
 
 
-def from_engine(view: dict[str, Any], engine_id: int) -> int:
+def from_engine(view: TriominosView, engine_id: int) -> int:
     """The factored index of an engine action id in `view`; ValueError if its cell is not open."""
     if not 0 <= engine_id < DRAW_ID + 3:
         raise ValueError(f"engine id {engine_id} is outside 0..{DRAW_ID + 2}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,6 +24,9 @@ from meeple.games.triqueta.components import (
     TREE_TILES,
     VALUES,
 )
+
+if TYPE_CHECKING:
+    from meeple.games.triqueta.view_types import TriquetaView
 
 MIN_PLAYERS = 2
 #: A duo draw returns at most one of its two tokens to the box: at most half the tokens.
@@ -87,7 +90,7 @@ def _collection_block(collection: tuple[int, ...]) -> tuple[float, ...]:
     return tuple(block)
 
 
-def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[str, Any]) -> np.ndarray:
+def encode(view: TriquetaView, seat: int, num_players: int, options: Mapping[str, Any]) -> np.ndarray:
     """`view` (what `state.view(seat)` returns) as a float32 vector of `shape(...)`, in [0, 1]."""
     n = view["num_players"]
     buf = [0.0] * SIZE
@@ -95,7 +98,7 @@ def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[s
     if view["duo"]:
         buf[DUO] = 1.0
     buf[ROUND + view["round"] - 1] = 1.0
-    finished = view["finished"]
+    finished = view["over"]
     current = view["current_player"]
     if finished:
         buf[FINISHED] = 1.0
@@ -141,7 +144,7 @@ def encode(view: dict[str, Any], seat: int, num_players: int, options: Mapping[s
         seen[token] += 1
     buf[OWN + 2 * NUM_ANIMALS] = _score(mine["score_with_face_down"])
 
-    winners = view.get("winners") or ()
+    winners = view["winners"]
     for other in range(n):
         rel = (other - seat) % n
         p = players[other]

@@ -338,7 +338,7 @@ def load_components(source: str = "") -> Components:
     """Load and validate the components: `source` "" is the shipped set, else a directory.
     Loads are cached until a file of the directory changes (size or modification time)."""
     directory: Path | None = None
-    stamp: tuple = ()
+    stamp: tuple[tuple[str, int, int], ...] = ()
     if source:
         directory = Path(source).expanduser()
         if not directory.is_dir():
@@ -353,7 +353,7 @@ def load_components(source: str = "") -> Components:
 
 
 @lru_cache(maxsize=16)
-def _load(source: str, directory: Path | None, stamp: tuple) -> Components:
+def _load(source: str, directory: Path | None, stamp: tuple[tuple[str, int, int], ...]) -> Components:
     marks: dict[str, list[str]] = {}
     raw = {name: _read(directory, name) for name in FILES[:-1]}
     neighbours, roads = _load_regions(raw["regions.toml"], marks)

@@ -8,9 +8,17 @@ without it (the terminal's move list) it falls back to the slot's number.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.core.i18n import Catalog
+
+if TYPE_CHECKING:
+    from meeple.games.castell.view_types import CalendarFestival, CastellPlayer, CastellView, LocalTileView
+
+
+def phase_key(view: CastellView) -> str:
+    """The catalog name of the part of the round being played ("over" once the game is)."""
+    return "over" if view["phase"] is None else view["phase"]
 
 
 def tower_text(tower: list[list[int]]) -> str:
@@ -18,34 +26,32 @@ def tower_text(tower: list[list[int]]) -> str:
     return " / ".join("".join(f"[{s}]" for s in level) for level in tower)
 
 
-def _seat(view: dict[str, Any]) -> dict[str, Any] | None:
-    """The player record of the seat the view belongs to (None for a spectator or no view)."""
-    you = view.get("you")
-    return view["players"][you] if isinstance(you, int) else None
+def _seat(view: CastellView) -> CastellPlayer | None:
+    """The player record of the seat the view belongs to (None for a spectator)."""
+    seat = view["seat"]
+    return None if seat is None else view["players"][seat]
 
 
-def _festival(view: dict[str, Any], slot: int) -> dict[str, Any] | None:
+def _festival(view: CastellView, slot: int) -> CalendarFestival | None:
     """Festival `slot` of the view's round (None when the calendar has none there)."""
-    for row in view.get("calendar", []):
-        if row["round"] == view.get("round") and slot < len(row["festivals"]):
-            festival: dict[str, Any] = row["festivals"][slot]
-            return festival
+    for row in view["calendar"]:
+        if row["round"] == view["round"] and slot < len(row["festivals"]):
+            return row["festivals"][slot]
     return None
 
 
-def _local_tile(view: dict[str, Any], slot: int) -> dict[str, Any] | None:
+def _local_tile(view: CastellView, slot: int) -> LocalTileView | None:
     """The local performance tile in `slot` of the region where the seat's pawn stands."""
     player = _seat(view)
     if player is None or player["pawn"] is None:
         return None
     for region in view["regions"]:
         if region["id"] == player["pawn"] and slot < len(region["tiles"]):
-            tile: dict[str, Any] | None = region["tiles"][slot]
-            return tile
+            return region["tiles"][slot]
     return None
 
 
-def _key_and_params(action: dict[str, Any], view: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+def _key_and_params(action: dict[str, Any], view: CastellView | None) -> tuple[str, dict[str, Any]]:
     """The catalog key of a move's label and its parameters, using the view where it helps."""
     kind = action.get("type")
     params = {k: v for k, v in action.items() if k not in ("type", "tower")}
@@ -65,7 +71,7 @@ def _key_and_params(action: dict[str, Any], view: dict[str, Any] | None) -> tupl
     return key, params
 
 
-def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any] | None = None) -> str:
+def action_label(action_json: dict[str, Any], cat: Catalog, view: CastellView | None = None) -> str:
     """A move as a sentence ("Recruit a size-8 casteller"); `view` (the seat's) names the
     festival or local performance a slot stands for."""
     key, params = _key_and_params(action_json, view)

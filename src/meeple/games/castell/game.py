@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from meeple.core.plugin import GameInfo
 from meeple.core.protocol import Game, OptionSpec, SearchTuning
 from meeple.games.castell import towers
 from meeple.games.castell.actions import NUM_ACTIONS, Action, action_from_json
@@ -15,36 +16,45 @@ from meeple.games.castell.state import CastellState
 class CastellGame(Game[CastellState, Action]):
     """Castell, 2-4 players (rulings K1-K13)."""
 
-    name = "castell"
-    title = "Castell"
-    min_players = 2
-    max_players = 4
-    option_specs = (
-        OptionSpec("wheel", "standard", "skill wheel side: standard (All Regions) or advanced (No Regions)", WHEELS),
-        OptionSpec(
-            "components", "",
-            "directory of component data files replacing the shipped ones (DIR, or DIR#sha256=HEX to pin them)",
-            names_path="directory",
-        ),
-        OptionSpec(
-            "performance_tokens", "own",
-            "tokens a local performance moves to the player board: own (ruling K10) or all (rulebook text)",
-            ("own", "all"),
-        ),
-        OptionSpec(
-            "refill", "top_up",
-            "rounds 3, 5, 7, 9: top each region up to 5/4/3 castellers (K2) or add 5/4/3 to it (add)",
-            ("top_up", "add"),
-        ),
-        OptionSpec(
-            "prize_ties", "lowest",
-            "tied festival entrants take the prize of the lowest place their group covers (K9) or "
-            "the prize one place below the place they tie for (one_lower)",
-            ("lowest", "one_lower"),
+    info = GameInfo(
+        name="castell",
+        title="Castell",
+        min_players=2,
+        max_players=4,
+        num_actions=NUM_ACTIONS,
+        # No rule caps a turn's actions exactly; the longest of 1,000 random games per player count
+        # and option was 202 actions (four players): this bound leaves room, and the tests check it.
+        max_game_length=500,
+        chance="sampled",
+        information="imperfect",
+        rules_version="1",
+        options=(
+            OptionSpec("wheel", "standard", "skill wheel side: standard (All Regions) or advanced (No Regions)",
+                       WHEELS),
+            OptionSpec(
+                "components", "",
+                "directory of component data files replacing the shipped ones (DIR, or DIR#sha256=HEX to pin them)",
+                names_path="directory",
+            ),
+            OptionSpec(
+                "performance_tokens", "own",
+                "tokens a local performance moves to the player board: own (ruling K10) or all (rulebook text)",
+                ("own", "all"),
+            ),
+            OptionSpec(
+                "refill", "top_up",
+                "rounds 3, 5, 7, 9: top each region up to 5/4/3 castellers (K2) or add 5/4/3 to it (add)",
+                ("top_up", "add"),
+            ),
+            OptionSpec(
+                "prize_ties", "lowest",
+                "tied festival entrants take the prize of the lowest place their group covers (K9) or "
+                "the prize one place below the place they tie for (one_lower)",
+                ("lowest", "one_lower"),
+            ),
         ),
     )
     state_class = CastellState
-    heuristics_module = "meeple.games.castell.heuristics"
     #: Greedy rollouts cut off after 8 plies per opponent (8 at two players, 16 at three, 24 at
     #: four), then `heuristics.evaluate`: with 8 at three players greedy beat the search (docs/ai.md).
     search = SearchTuning(rollout="greedy", cutoff=8, scale_cutoff=True)
@@ -52,11 +62,6 @@ class CastellGame(Game[CastellState, Action]):
     def benchmarks(self) -> dict[str, Callable[[float, int], dict[str, Any]]]:
         """`meeple bench castell --part towers`: the tower solver on random mid-game teams."""
         return {"towers": _bench_towers}
-
-    def num_actions(self, num_players: int, **options: Any) -> int:
-        self.check_players(num_players)
-        self.resolve_options(options)
-        return NUM_ACTIONS
 
     def action_from_json(self, obj: Any) -> Action:
         return action_from_json(obj)

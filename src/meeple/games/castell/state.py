@@ -48,6 +48,7 @@ from meeple.games.castell.legality import (
 from meeple.games.castell.scoring import final_breakdown, prizes, size_token_winners
 from meeple.games.castell.towers.cache import best_for_festival, needed, tower_for
 from meeple.games.castell.towers.rules import COUNTS_LEN, MAX_SKILL, SIZES, SKILLS, Tower, festival_score
+from meeple.games.castell.view_types import CastellView
 
 NUM_SKILLS = len(SKILLS)
 
@@ -495,7 +496,7 @@ class CastellState(State[Action]):
         return winners_by_key(self.scores())  # K11: a tie is a shared win
 
     # -- information and loading ----------------------------------------------------------------
-    def view(self, player: object) -> dict[str, Any]:
+    def view(self, player: object) -> CastellView:
         return view.view(self, player)
 
     def determinize(self, observer: object, rng: Rng) -> Self:

@@ -9,7 +9,7 @@ reshuffles the bag.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
@@ -18,6 +18,7 @@ from meeple.games.castell.legality import MOVE_USED, RECRUIT_USED, SPECIAL_USED,
 from meeple.games.castell.towers.cache import tallest
 from meeple.games.castell.towers.rules import SKILLS, festival_score
 from meeple.games.castell.towers.tiles import LocalTile
+from meeple.games.castell.view_types import CastellView, LocalTileView, Phase, Step, TowerPreview
 
 if TYPE_CHECKING:
     from meeple.games.castell.state import CastellState
@@ -25,20 +26,23 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound="CastellState")
 
 #: The phases of a round as views name them (`legality.PHASE_TURNS`, `PHASE_FESTIVAL`).
-PHASES = ("turns", "festival")
+PHASES: tuple[Phase, ...] = ("turns", "festival")
+#: The steps of a turn (K4, K5) by their bit in `state.used`, as views name them.
+STEPS: tuple[tuple[int, Step], ...] = (
+    (MOVE_USED, "move"), (RECRUIT_USED, "recruit"), (TRAIN_USED, "train"), (SPECIAL_USED, "special"),
+)
 
 
-def view(state: CastellState, seat: object) -> dict[str, Any]:
+def view(state: CastellState, seat: object) -> CastellView:
     """Everything `seat` may see (None: a spectator), JSON-safe."""
     seat = check_seat(state, seat)
-    data = _public(state)
-    data["you"] = seat
+    data = _public(state, seat)
     if seat is not None:
         data["tower_preview"] = tower_preview(state, seat)
     return data
 
 
-def tower_preview(state: CastellState, seat: int) -> dict[str, Any]:
+def tower_preview(state: CastellState, seat: int) -> TowerPreview:
     """The best tower `seat` can build now: for a festival of this round in the pawn's region
     (K8, with its score), else the tallest (K6). `tower` is None when there is none."""
     team, skills = tuple(state.teams[seat]), tuple(state.skills[seat])
@@ -55,18 +59,18 @@ def tower_preview(state: CastellState, seat: int) -> dict[str, Any]:
     return {"festival": None, "region": None, "tower": shown, "score": None}
 
 
-def _public(state: CastellState) -> dict[str, Any]:
-    """The whole table, as every seat and spectators see it."""
+def _public(state: CastellState, seat: int | None) -> CastellView:
+    """The whole table, as every seat and spectators see it, with `seat` as the viewer."""
     components = state.components
     n = state.num_players
     tiles = components.local_tiles
     breakdown = state.score_breakdown()
     side = state.options["wheel"]
     return {
-        "game": "castell",
+        "game": state.game.name, "seat": seat, "current_player": state.current_player, "over": state.over,
+        "scores": [parts["total"] for parts in breakdown], "winners": state.winners(),
         "round": state.round,
-        "phase": "over" if state.over else PHASES[state.phase],
-        "current_player": state.current_player,
+        "phase": None if state.over else PHASES[state.phase],
         "first_player": state.first,
         "components": components.sha256,
         "regions": [
@@ -79,7 +83,7 @@ def _public(state: CastellState) -> dict[str, Any]:
             }
             for r in range(NUM_REGIONS)
         ],
-        "roads": [[REGIONS[a], REGIONS[b], style] for a, b, style in components.roads],
+        "roads": [[REGIONS[a], REGIONS[b], style] for a, b, style in components.roads],  # a, b, road style
         "wheel": {
             "side": side,
             "rotation": (state.round - 1) % 8,
@@ -118,8 +122,7 @@ def _public(state: CastellState) -> dict[str, Any]:
         ],
         "bag": {"count": len(state.bag), "castellers": state.bag_counts()[1:]},
         "turn": {
-            "used": [name for bit, name in ((MOVE_USED, "move"), (RECRUIT_USED, "recruit"),
-                                             (TRAIN_USED, "train"), (SPECIAL_USED, "special")) if state.used & bit],
+            "used": [name for bit, name in STEPS if state.used & bit],
             "recruit_open": state.recruit_open,
             "free_special": state.free_special,
         },
@@ -128,7 +131,6 @@ def _public(state: CastellState) -> dict[str, Any]:
             "entries": [{"seat": s, "slot": slot, "tower": [list(v) for v in t]} for s, slot, t in state.entries],
         },
         "results": state.results,
-        "winners": state.winners(),
     }
 
 
@@ -145,7 +147,7 @@ def _segment_name(code: int) -> str:
     return "all" if code == SEG_ALL else "none" if code < 0 else REGIONS[code]
 
 
-def _tile_json(tile: LocalTile) -> dict[str, Any]:
+def _tile_json(tile: LocalTile) -> LocalTileView:
     return {
         "id": tile.id, "kind": tile.kind, "stars": tile.stars, "widths": list(tile.widths),
         "min_levels": tile.min_levels, "uses": list(tile.uses),

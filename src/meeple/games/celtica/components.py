@@ -65,9 +65,6 @@ class Board:
         locs = [k if n == 0 else f"{k} {n}" for k, n in zip(self.kinds, self.numbers)]
         return f"{LAYOUT_PREFIX}{self.provenance}:{','.join(locs)}"
 
-    def to_json(self) -> list[dict[str, object]]:
-        return [{"kind": k, "number": n} for k, n in zip(self.kinds, self.numbers)]
-
 
 #: The `board` option's prefix for an inline layout (see `Board.layout`).
 LAYOUT_PREFIX = "layout:"

@@ -7,12 +7,15 @@ the view it also says where a played druid lands, the preview a player wants bef
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.core.i18n import Catalog
 from meeple.games.celtica.components import COLOURS, PARTS
 
-__all__ = ["COLOURS", "FILL", "INK", "KIND_FILL", "PARTS", "action_label", "destination"]
+if TYPE_CHECKING:
+    from meeple.games.celtica.view_types import CelticaView
+
+__all__ = ["COLOURS", "FILL", "INK", "KIND_FILL", "PARTS", "action_label", "destination", "phase_name"]
 
 #: Druid and card colours as drawn (a symbol per colour always goes with them in the browser,
 #: the letter in `view.druid_mark` in the terminal).
@@ -24,13 +27,18 @@ KIND_FILL = {"start": "#dddddd", "village": "#c8e6c9", "castle": "#a5d6a7", "mon
              "ruin": "#ef9a9a", "cult": "#ce93d8", "goal": "#ffe082"}
 
 
-def destination(view: dict[str, Any], colour: str, steps: int) -> int:
+def destination(view: CelticaView, colour: str, steps: int) -> int:
     """Where the `colour` druid stops after `steps` cards (a move past the goal ends on it, C5)."""
     goal = len(view["board"]) - 1
-    return min(int(view["druids"][COLOURS.index(colour)]) + steps, goal)
+    return min(view["druids"][COLOURS.index(colour)] + steps, goal)
 
 
-def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any] | None = None) -> str:
+def phase_name(view: CelticaView, cat: Catalog) -> str:
+    """The decision pending, in words ("game over" once the game is)."""
+    return cat.name("phase", "over" if view["phase"] is None else view["phase"])
+
+
+def action_label(action_json: dict[str, Any], cat: Catalog, view: CelticaView | None = None) -> str:
     """The catalog's words for one action, a sentence a player would say; given the view, a play
     also says where the druid lands."""
     kind = action_json.get("type")
@@ -42,7 +50,7 @@ def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any]
     return cat.text(f"action.{kind}", **params)
 
 
-def _play_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any] | None) -> str:
+def _play_label(action_json: dict[str, Any], cat: Catalog, view: CelticaView | None) -> str:
     """"Move the red druid with 2 druid cards and 1 experience card, to 7 (castle)" (C5)."""
     cards = int(action_json["cards"])
     experience = int(action_json["experience"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from meeple.games.celtica.components import COPIES_PER_PART
+from meeple.games.celtica.view_types import Amulets
 
 #: Base of the standing value: more than the number of amulets of any one size (at most 10),
 #: so sum(BASE ** size) orders players exactly as C12 does.
@@ -53,7 +54,7 @@ def ranking(all_counts: Sequence[Sequence[int]]) -> list[list[int]]:
     return [[seat for seat, key in enumerate(keys) if key == best] for best in order]
 
 
-def breakdown(counts: Sequence[int]) -> dict[str, object]:
+def breakdown(counts: Sequence[int]) -> Amulets:
     """The per-player score breakdown: complete amulets, incomplete sizes, parts by type."""
     return {
         "complete": complete_amulets(counts),

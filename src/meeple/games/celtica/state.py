@@ -61,6 +61,7 @@ from meeple.games.celtica.components import (
 )
 from meeple.games.celtica.components import CULT as CULT_SITE
 from meeple.games.celtica.phases import CULT_PHASE, END_PHASE, GIVE_PHASE, PHASES, PLAY_PHASE, TAKE_PHASE
+from meeple.games.celtica.view_types import CelticaView
 
 RANGE_C = range(NUM_COLOURS)
 RANGE_P = range(NUM_PART_TYPES)
@@ -549,7 +550,7 @@ class CelticaState(State[Action]):
         return [min(mine) for mine in self.parts]
 
     def score_breakdown(self) -> list[dict[str, Any]]:
-        return [scoring.breakdown(mine) for mine in self.parts]
+        return [dict(scoring.breakdown(mine)) for mine in self.parts]
 
     def standings(self) -> list[list[int]]:
         """Seats grouped best first under C12 (ties share a group)."""
@@ -561,7 +562,7 @@ class CelticaState(State[Action]):
         return self.standings()[0]
 
     # -- information (view.py) and loading (codec.py) ----------------------------------------------
-    def view(self, player: object) -> dict[str, Any]:
+    def view(self, player: object) -> CelticaView:
         return view.view(self, player)
 
     def determinize(self, observer: object, rng: Rng) -> Self:

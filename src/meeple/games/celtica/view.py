@@ -8,13 +8,14 @@ cult-site card (C8) but not its colour.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
 from meeple.games.celtica import scoring
 from meeple.games.celtica.components import COLOURS, NUM_COLOURS
-from meeple.games.celtica.phases import OVER_NAME, PHASES
+from meeple.games.celtica.phases import PHASES
+from meeple.games.celtica.view_types import CelticaPlayer, CelticaView
 
 if TYPE_CHECKING:
     from meeple.games.celtica.state import CelticaState
@@ -24,13 +25,13 @@ S = TypeVar("S", bound="CelticaState")
 RANGE_C = range(NUM_COLOURS)
 
 
-def view(s: CelticaState, player: object) -> dict[str, Any]:
+def view(s: CelticaState, player: object) -> CelticaView:
     """Everything `player` may see (None: a spectator): public components, hand sizes, who owes
     a cult-site card, and only that seat's own hand and owed colour."""
     player = check_seat(s, player)
     players = []
     for seat in range(s.num_players):
-        entry: dict[str, Any] = {
+        entry: CelticaPlayer = {
             "parts": list(s.parts[seat]),
             "druid_cards": s.cards_held[seat],
             "experience_cards": s.experience_held[seat],
@@ -42,10 +43,11 @@ def view(s: CelticaState, player: object) -> dict[str, Any]:
             entry["experience"] = list(s.experience[seat])
             entry["must_play"] = COLOURS[s.owed_colour[seat]] if s.owed_colour[seat] >= 0 else None
         players.append(entry)
+    board = s.board
     return {
-        "game": "celtica",
-        "seat": player,
-        "board": s.board.to_json(),
+        "game": s.game.name, "seat": player, "current_player": s.current_player, "over": s.over,
+        "scores": s.scores(), "winners": s.winners(),
+        "board": [{"kind": kind, "number": number} for kind, number in zip(board.kinds, board.numbers)],
         "provenance": s.board.provenance,
         "druids": list(s.druids),
         "display": list(s.display),
@@ -56,15 +58,13 @@ def view(s: CelticaState, player: object) -> dict[str, Any]:
         "experience_deck": len(s.experience_deck),
         "experience_discards": list(s.experience_discards),
         "players": players,
-        "phase": OVER_NAME if s.over else PHASES[s.phase],
-        "current_player": s.current_player,
+        "phase": None if s.over else PHASES[s.phase],
         "pending": s.pending,
         "round": s.round,
         "final_round": s.final_round,
         "ender": s.ender if s.ender >= 0 else None,
         "end_reason": s.end_reason or None,
         "end_queue": list(s.end_queue),
-        "winners": s.winners(),
     }
 
 

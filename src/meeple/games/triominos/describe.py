@@ -12,13 +12,16 @@ Screen geometry: lattice point (x, y) sits at x·(1, 0) + y·(1/2, √3/2) with 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.core.i18n import Catalog
 from meeple.games.triominos.components import NAME
 from meeple.games.triominos.geometry import EDGE_NBR, cell, plane_xy
 from meeple.games.triominos.placements import EMPTY, Board
 from meeple.games.triominos.scoring import BONUS_NAME, BONUS_POINTS
+
+if TYPE_CHECKING:
+    from meeple.games.triominos.view_types import TriominosView
 
 #: The letters that name open cells, in the view's reading order.
 KEYS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -28,9 +31,10 @@ NUMBER_INSET = 0.42
 Point = tuple[float, float]
 
 
-def open_keys(view: dict[str, Any]) -> dict[tuple[int, int, str], str]:
-    """A letter for each open cell (reading order), shown in the drawings and in move labels."""
-    return {(x, y, d): key for (x, y, d), key in zip(view.get("open", []), KEYS)}
+def open_keys(view: TriominosView) -> dict[tuple[int, int, str], str]:
+    """A letter for each open cell (reading order) by (x, y, "up"|"down"), shown in the
+    drawings and in move labels."""
+    return {(c["x"], c["y"], c["dir"]): key for c, key in zip(view["open"], KEYS)}
 
 
 def corners(x: int, y: int, up: bool) -> list[tuple[int, int]]:
@@ -70,8 +74,8 @@ def shown_numbers(tile: str, rot: int) -> list[int]:
     return [nums[(rot + k) % 3] for k in range(3)]
 
 
-def _board_key(view: dict[str, Any]) -> tuple[tuple[str, int, int, int, int], ...]:
-    return tuple((t["tile"], t["x"], t["y"], 0 if t["dir"] == "up" else 1, t["rot"]) for t in view.get("board", []))
+def _board_key(view: TriominosView) -> tuple[tuple[str, int, int, int, int], ...]:
+    return tuple((t["tile"], t["x"], t["y"], 0 if t["dir"] == "up" else 1, t["rot"]) for t in view["board"])
 
 
 @lru_cache(maxsize=8)
@@ -81,27 +85,27 @@ def _replayed(placements: tuple[tuple[str, int, int, int, int], ...]) -> Board:
     return Board.from_json([list(p) for p in placements])
 
 
-def placement_score(view: dict[str, Any], action_json: dict[str, Any]) -> tuple[int, str]:
+def placement_score(view: TriominosView, action_json: dict[str, Any]) -> tuple[int, str]:
     """The points a placement scores at once and its bonus ("" or "bridge", "hexagon"...): the
     tile's sum (M3) plus at most one bonus (M4, M5); the opening tile scores its sum alone (M8).
     Going out (M9) is not included: it depends on the other racks."""
     tile = str(action_json["tile"])
     points = sum(int(n) for n in tile.split("-"))
-    if not view.get("board"):
+    if not view["board"]:
         return points, ""
     where = cell(action_json["x"], action_json["y"], 0 if action_json["dir"] == "up" else 1)
     kind = _replayed(_board_key(view)).bonus(where)
     return points + BONUS_POINTS[kind], BONUS_NAME[kind]
 
 
-def neighbours(view: dict[str, Any], x: int, y: int, direction: str) -> list[str]:
+def neighbours(view: TriominosView, x: int, y: int, direction: str) -> list[str]:
     """The placed tiles across the edges of cell (x, y, direction), by name."""
     board = _replayed(_board_key(view))
     where = cell(x, y, 0 if direction == "up" else 1)
     return [NAME[board.occ[n]] for n in EDGE_NBR[where] if board.occ[n] != EMPTY]
 
 
-def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any] | None = None) -> str:
+def action_label(action_json: dict[str, Any], cat: Catalog, view: TriominosView | None = None) -> str:
     """A move as a player would say it: "Place 0-4-4 on cell c, next to 3-4-5: 12 points",
     "Draw a tile (−5 points)". The cell letter is the one the drawings show on that cell; with
     no `view` (no board to speak of) a placement is just "Place 0-4-4"."""
@@ -112,7 +116,7 @@ def action_label(action_json: dict[str, Any], cat: Catalog, view: dict[str, Any]
     if view is None:
         return cat.text("action.place_plain", tile=tile)
     points, bonus = placement_score(view, action_json)
-    if not view.get("board"):
+    if not view["board"]:
         return cat.text("action.open", tile=tile, points=points)  # M8: any tile, its sum
     where = (action_json["x"], action_json["y"], action_json["dir"])
     key = open_keys(view).get(where, "?")

@@ -23,6 +23,7 @@ relation in O(1) without arithmetic in the hot path.
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 UP = 0
 DOWN = 1
@@ -94,11 +95,12 @@ def _inside(x: int, y: int) -> bool:
     return -OFF + 2 <= x <= OFF - 3 and -OFF + 2 <= y <= OFF - 3
 
 
-def _build() -> tuple[list, list, list, list, list]:
-    corners: list = [None] * NUM_CELLS
-    edge_nbr: list = [None] * NUM_CELLS
-    touch: list = [None] * NUM_CELLS
-    point_cells: list = [None] * NUM_POINTS
+def _build() -> tuple[list[Any], list[Any], list[Any], list[Any], list[Any]]:
+    """The tables below: a tuple per cell (per point) on the board, None outside it."""
+    corners: list[Any] = [None] * NUM_CELLS
+    edge_nbr: list[Any] = [None] * NUM_CELLS
+    touch: list[Any] = [None] * NUM_CELLS
+    point_cells: list[Any] = [None] * NUM_POINTS
     for x in range(-OFF + 1, OFF - 1):
         for y in range(-OFF + 1, OFF - 1):
             point_cells[point(x, y)] = tuple(cell(*c) for c in _point_cells_xy(x, y))

@@ -31,6 +31,7 @@ from meeple.games.triominos.scoring import (
     TILES,
     breakdown,
 )
+from meeple.games.triominos.view_types import TriominosView
 
 
 def rack_size(num_players: int) -> int:
@@ -312,7 +313,7 @@ class TriominosState(State[Action]):
         return winners_by_key(self.totals)
 
     # -- information and loading ----------------------------------------------------------------
-    def view(self, player: object) -> dict[str, Any]:
+    def view(self, player: object) -> TriominosView:
         return view.view(self, player)
 
     def determinize(self, observer: object, rng: Rng) -> Self:

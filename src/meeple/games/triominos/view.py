@@ -7,47 +7,44 @@ else the observer cannot see.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
 from meeple.games.triominos.components import NAME, shown
 from meeple.games.triominos.geometry import UP, cell_xyd
 from meeple.games.triominos.placements import Board
+from meeple.games.triominos.view_types import Cell, Direction, PlacedTile, ScoreBreakdown, TriominosView
 
 if TYPE_CHECKING:
     from meeple.games.triominos.state import TriominosState
 
 S = TypeVar("S", bound="TriominosState")
 
-
-def view(state: TriominosState, seat: object) -> dict[str, Any]:
+def view(state: TriominosState, seat: object) -> TriominosView:
     """Everything `seat` may see (None: a spectator), JSON-safe."""
     seat = check_seat(state, seat)
-    board = []
+    board: list[PlacedTile] = []
     for t, c, r in state.board.history:
         x, y, d = cell_xyd(c)
-        direction = "up" if d == UP else "down"
-        board.append({"tile": NAME[t], "x": x, "y": y, "dir": direction, "rot": r, "corners": list(shown(t, r))})
-    out: dict[str, Any] = {
-        "game": "triominos",
+        board.append({"tile": NAME[t], "x": x, "y": y, "dir": _direction(d), "rot": r, "corners": list(shown(t, r))})
+    out: TriominosView = {
+        "game": state.game.name, "seat": seat, "current_player": state.current_player, "over": state.over,
+        "scores": list(state.totals), "winners": state.winners(),
         "num_players": state.num_players,
-        "seat": seat,
-        "options": dict(state.options),
+        "options": {"drawn_tile_only": state.drawn_tile_only, "match": state.match, "target": state.target},
         "round": state.round,
-        "current_player": state.current_player,
         "draws_this_turn": state.draws,
         "pool": len(state.pool),
         "rack_sizes": [len(r) for r in state.racks],
         "drawn_this_round": list(state.drawn),
         "board": board,
         "open": open_cells(state.board),
-        "scores": list(state.totals),
-        "breakdown": state.score_breakdown(),
-        "opening": [[[s, NAME[t]] for s, t in go] for go in state.opening],
+        # scoring.breakdown names its parts after scoring.PARTS, the keys RoundScore declares
+        "breakdown": cast("list[ScoreBreakdown]", state.score_breakdown()),
+        "opening": [[{"seat": s, "tile": NAME[t]} for s, t in go] for go in state.opening],
         "opener": state.opener,
-        "results": [dict(r) for r in state.results],
-        "winners": state.winners(),
+        "results": [{"round": r["round"], "end": r["end"], "player": r["player"]} for r in state.results],
     }
     if seat is not None:
         out["rack"] = [NAME[t] for t in sorted(state.racks[seat])]
@@ -56,11 +53,15 @@ def view(state: TriominosState, seat: object) -> dict[str, Any]:
     return out
 
 
-def open_cells(board: Board) -> list[list[Any]]:
-    """The empty cells next to the board as [x, y, "up"|"down"], top row first, then left to
-    right (public: they follow from the board)."""
+def open_cells(board: Board) -> list[Cell]:
+    """The empty cells next to the board, top row first, then left to right (public: they
+    follow from the board)."""
     cells = sorted((-y, 2 * x + y + d, x, y, d) for x, y, d in map(cell_xyd, board.open))
-    return [[x, y, "up" if d == UP else "down"] for _, _, x, y, d in cells]
+    return [{"x": x, "y": y, "dir": _direction(d)} for _, _, x, y, d in cells]
+
+
+def _direction(d: int) -> Direction:
+    return "up" if d == UP else "down"
 
 
 def determinize(state: S, observer: object, rng: Rng) -> S:

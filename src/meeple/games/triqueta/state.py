@@ -45,6 +45,7 @@ from meeple.games.triqueta.scoring import (
     seat_points,
     with_face_down,
 )
+from meeple.games.triqueta.view_types import TriquetaView
 
 #: `pending` slot of a duo token already dealt with.
 USED = -1
@@ -298,7 +299,7 @@ class TriquetaState(State[Action]):
         return winners_by_key([(self.points(s), sum(self.counts[s])) for s in range(self.num_players)])
 
     # -- information and loading ----------------------------------------------------------------
-    def view(self, player: object) -> dict[str, Any]:
+    def view(self, player: object) -> TriquetaView:
         return view.view(self, player)
 
     def determinize(self, observer: object, rng: Rng) -> Self:

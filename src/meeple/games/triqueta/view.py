@@ -8,11 +8,12 @@ the observer has not seen into the places it could be.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from meeple.core.rng import Rng
 from meeple.core.state import check_observer, check_seat
 from meeple.games.triqueta.components import NUM_ANIMALS, TOKENS_PER_ANIMAL, TOWERS
+from meeple.games.triqueta.view_types import TriquetaPlayer, TriquetaView
 
 if TYPE_CHECKING:
     from meeple.games.triqueta.state import TriquetaState
@@ -20,18 +21,19 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound="TriquetaState")
 
 
-def view(state: TriquetaState, seat: object) -> dict[str, Any]:
+def view(state: TriquetaState, seat: object) -> TriquetaView:
     """Everything `seat` may see (None: a spectator), JSON-safe."""
     seat = check_seat(state, seat)
+    scores = state.scores()
     players = []
     for other in range(state.num_players):
-        entry: dict[str, Any] = {
+        entry: TriquetaPlayer = {
             "collection": list(state.counts[other]),
             "face_down_count": len(state.face_down[other]),
             "returned_count": len(state.returned[other]),
             "out": state.out[other],
             "trees": state.trees[other],
-            "score": state.points(other),
+            "score": scores[other],
         }
         if other == seat:
             entry["face_down"] = sorted(state.face_down[other])
@@ -39,29 +41,26 @@ def view(state: TriquetaState, seat: object) -> dict[str, Any]:
             entry["score_with_face_down"] = state.points_with_face_down(other)
         players.append(entry)
     drawer_sees = seat is not None and seat == state.current and not state.over
-    out: dict[str, Any] = {
-        "game": "triqueta",
+    out: TriquetaView = {
+        "game": state.game.name, "seat": seat, "current_player": state.current_player, "over": state.over,
+        "scores": scores, "winners": state.winners(),
         "num_players": state.num_players,
         "duo": state.duo,
         "round": min(state.round, TOWERS - 1) + 1,
         "rounds": TOWERS,
-        "current_player": state.current_player,
         "rock": state.rock,
         "towers": [len(t) for t in state.towers],
         "current_tower": min(state.round, TOWERS - 1),
         "rows": [None if r is None else list(r) for r in state.rows],
         "players": players,
         "pending_count": sum(1 for t in state.pending if t >= 0),
-        "finished": state.over,  # the name saved views have always used
         "unseen_count": len(state.gone),
-        "viewer": seat,
     }
     if drawer_sees:
         out["pending"] = list(state.pending)
         out["used_kind"] = state.used_kind
-    if state.over:
-        out["final"] = state.final
-        out["winners"] = state.winners()
+    if state.final is not None:
+        out["final"] = [{"added": list(f["added"]), "boxed": f["boxed"]} for f in state.final]
     return out
 
 

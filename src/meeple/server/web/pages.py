@@ -16,7 +16,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 
 from meeple.core.i18n import Catalog
 from meeple.core.protocol import OptionSpec
-from meeple.core.registry import games, load
+from meeple.core.registry import load, usable_games
 from meeple.server.bots import OFFERED
 from meeple.server.datasets import DataSets
 from meeple.server.models import TableInfo, UrlWhole
@@ -64,9 +64,11 @@ def _option(spec: OptionSpec, choices: list[Any], cat: Catalog) -> dict[str, Any
 
 
 def _games(lang: str, datasets: DataSets) -> list[dict[str, Any]]:
+    """The games the lobby offers: every installed game whose plugin loads (a broken one is a
+    warning in the server's log, not a broken lobby)."""
     out = []
-    for name in games():
-        game = load(name)
+    for game in usable_games():
+        name = game.name
         cat = catalog(name, lang)
         choices = {s.name: datasets.choices(name, s) for s in game.option_specs}
         out.append({

@@ -12,12 +12,13 @@ turn, with what to do in words, or how many players are still awaited) and, at t
 
 from __future__ import annotations
 
-import importlib
 import re
 from typing import Any
 
 from meeple.core.i18n import Catalog
+from meeple.core.registry import game_plugin
 from meeple.core.text import event_json_text
+from meeple.core.views import View
 from meeple.server.web.boards import board_for, prompt_for, standings_for
 from meeple.server.web.svg import el, move, text
 
@@ -26,13 +27,11 @@ LANGUAGES = ("en", "zh-Hant")
 
 def catalog(game: str, lang: str) -> Catalog:
     """The page's catalog: the web strings and the game's own."""
-    return Catalog(["meeple.server.web", f"meeple.games.{game}"], lang)
+    return Catalog(["meeple.server.web", *game_plugin(game).catalogs], lang)
 
 
-def _label(game: str, action: dict[str, Any], cat: Catalog, view: dict[str, Any]) -> str:
-    describe = importlib.import_module(f"meeple.games.{game}.describe")
-    label: str = describe.action_label(action, cat, view=view)
-    return label
+def _label(game: str, action: dict[str, Any], cat: Catalog, view: View) -> str:
+    return game_plugin(game).text().action_label(action, cat, view=view)
 
 
 def _name(seats: list[dict[str, Any]], seat: int | None, me: int | None, cat: Catalog) -> str:
@@ -125,7 +124,7 @@ _OPTION_LINE = re.compile(r"--option|^\s*(?:-\s*)?[a-z]+(?:_[a-z]+)*\s*[=（(]")
 def rules(game: str, lang: str) -> str:
     """A game's rules summary: the text `meeple rules GAME` prints, in `lang`, without the lines
     on the terminal's option syntax."""
-    summary = Catalog([f"meeple.games.{game}"], lang).text("rules.summary").strip()
+    summary = Catalog(list(game_plugin(game).catalogs), lang).text("rules.summary").strip()
     return "\n".join(line for line in summary.splitlines() if not _OPTION_LINE.search(line))
 
 

@@ -306,7 +306,7 @@ def search(
     w = BASIC_WIDTH + levels[WIDTH]
     full = (levels[BALANCE], levels[BASE], levels[MIX], levels[STRENGTH])
     # memo[state key] = (result, need): result None means "no continuation scores >= need".
-    memo: dict[tuple, tuple[Best | None, int]] = {}
+    memo: dict[tuple[Any, ...], tuple[Best | None, int]] = {}
     step, done, widths, upper = goal.step, goal.done, goal.widths_for, goal.upper
     wide_first = goal.wide_first
     group_upper = goal.group_upper

@@ -1,4 +1,5 @@
-"""One module per game, each with three functions the table page is built from:
+"""A game's web board (the plugin's part "board", a `WebBoard`; a module with these three
+functions satisfies it): what the table page is built from.
 
 - `board(view, seat, legal, cat, events=()) -> str`: the table as `seat` sees it (HTML: one or
   more inline `<svg>` drawings: board, the seat's own hidden things, the other seats' public
@@ -21,12 +22,14 @@ The arguments:
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
-from types import ModuleType
-from typing import Any
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any, Protocol, runtime_checkable
 
+from meeple.core.errors import OptionError
 from meeple.core.i18n import Catalog
+from meeple.core.plugin import GamePlugin, wrong_part
+from meeple.core.registry import game_plugin
 
 View = dict[str, Any]
 Legal = list[dict[str, Any]]
@@ -35,24 +38,46 @@ Prompt = Callable[[View, "int | None", Legal, Catalog], str]
 Standings = Callable[[View, Catalog], list[str]]
 
 
-def _module(game: str) -> ModuleType:
-    """A game's board module (ModuleNotFoundError for a game with no web board yet)."""
-    return importlib.import_module(f"{__name__}.{game}")
+@runtime_checkable
+class WebBoard(Protocol):
+    """A game's drawings and words for the table page."""
+
+    def board(self, view: View, seat: int | None, legal: Legal, cat: Catalog,
+              events: Sequence[dict[str, Any]] = ()) -> str:
+        """The table as `seat` sees it, as HTML (inline SVG)."""
+
+    def prompt(self, view: View, seat: int | None, legal: Legal, cat: Catalog) -> str:
+        """What `seat` must do now, in words ("" when it is not its turn)."""
+
+    def standings(self, view: View, cat: Catalog) -> list[str]:
+        """Each seat's running standing in a few words."""
+
+
+def web_board(game: str) -> WebBoard:
+    """The game's web board, checked; OptionError when its plugin names none."""
+    return _web_board(game_plugin(game))
+
+
+@cache
+def _web_board(found_plugin: GamePlugin) -> WebBoard:
+    found = found_plugin.part("board")
+    if found is None:
+        raise OptionError(f"{found_plugin.info.title} has no web board")
+    if not isinstance(found, WebBoard):
+        raise wrong_part(found_plugin, "board", "board(...), prompt(...) and standings(...)")
+    return found
 
 
 def board_for(game: str) -> Board:
     """The drawing function of a game."""
-    found: Board = _module(game).board
-    return found
+    return web_board(game).board
 
 
 def prompt_for(game: str) -> Prompt:
     """What the seat must do now, in words."""
-    found: Prompt = _module(game).prompt
-    return found
+    return web_board(game).prompt
 
 
 def standings_for(game: str) -> Standings:
     """Each seat's running standing."""
-    found: Standings = _module(game).standings
-    return found
+    return web_board(game).standings

@@ -15,10 +15,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.core.i18n import Catalog
-from meeple.games.castell.describe import action_label
+from meeple.games.castell.describe import action_label, phase_key
 from meeple.server.web.boards.castell_art import (
     EDGE,
     INK,
@@ -37,6 +37,16 @@ from meeple.server.web.boards.castell_art import (
 )
 from meeple.server.web.svg import el, move, name_label, pick, text, text_width
 from meeple.server.web.svg import svg as _svg
+
+if TYPE_CHECKING:
+    from meeple.games.castell.view_types import (
+        CalendarFestival,
+        CastellPlayer,
+        CastellView,
+        Entry,
+        LocalTileView,
+        Region,
+    )
 
 LAND, ROAD, SEA, GOLD = "#ead9ae", "#a8865a", "#cfe3ea", "#c8962e"
 FONT = "system-ui, 'Noto Sans CJK TC', 'PingFang TC', 'Microsoft JhengHei', 'WenQuanYi Micro Hei', sans-serif"
@@ -140,7 +150,7 @@ class Table:
     """What every part of the drawing needs: the view, the seat, its moves by kind, the catalog
     and what the last step changed."""
 
-    view: dict[str, Any]
+    view: CastellView
     seat: int | None
     moves: Moves
     cat: Catalog
@@ -162,7 +172,7 @@ class Table:
 # --- the map -------------------------------------------------------------------------------
 
 
-def _region(table: Table, region: dict[str, Any], festivals: set[str]) -> str:
+def _region(table: Table, region: Region, festivals: set[str]) -> str:
     view, cat, rid = table.view, table.cat, region["id"]
     cx, cy = MAP_AT.get(rid, (MAP_W / 2, MAP_H / 2))
     x0, y0 = cx - BOX_W / 2, cy - BOX_H / 2
@@ -262,7 +272,7 @@ def _here(table: Table) -> str:
     return svg(PANEL_W, height, [_paper(PANEL_W, height, INK, 2), *parts], heading)
 
 
-def _local_tile(table: Table, tile: dict[str, Any], x: float, y: float, hook: dict[str, Any] | None) -> str:
+def _local_tile(table: Table, tile: LocalTileView, x: float, y: float, hook: dict[str, Any] | None) -> str:
     """A local performance tile: its kind, its stars and what it asks (level widths or skills)."""
     cat = table.cat
     name = cat.name("tile", tile["kind"])
@@ -388,8 +398,8 @@ def _calendar(table: Table) -> str:
     return svg(PANEL_W, height, parts, cat.text("ui.calendar"))
 
 
-def _festival(table: Table, fest: dict[str, Any], slot: int, x: float, y: float, now: bool, fresh: bool,
-              scored: dict[str, list[int]], entries: list[dict[str, Any]]) -> str:
+def _festival(table: Table, fest: CalendarFestival, slot: int, x: float, y: float, now: bool, fresh: bool,
+              scored: dict[str, list[int]], entries: list[Entry]) -> str:
     """One festival of the calendar: its region, its size tokens and who entered it."""
     hook = table.hook(_find(table.moves.get("enter", []), slot=slot)) if now else None
     name = table.cat.name("region", fest["region"])
@@ -420,7 +430,7 @@ def _player_card(table: Table, p: int) -> str:
     if turn:
         right = "▶ " + cat.text("web.to_play")
         parts.append(label(width - 10, 31, right, 12, text_anchor="end", fill=seat_colour(p), font_weight="bold"))
-    elif view["phase"] == "over" and p in view["winners"]:
+    elif p in view["winners"]:
         right = "♛ " + cat.text("web.winner")
         parts.append(label(width - 10, 31, right, 13, text_anchor="end", fill="#8a5a00", font_weight="bold"))
     name = cat.player(p) + (f" ({cat.text('ui.you')})" if p == table.seat else "")
@@ -462,7 +472,7 @@ def _player_card(table: Table, p: int) -> str:
               svg(width, height, parts, cat.player(p)))
 
 
-def _standing(player: dict[str, Any], cat: Catalog) -> str:
+def _standing(player: CastellPlayer, cat: Catalog) -> str:
     """A player's points so far as K11 counts them (best festival tower, region variety, prizes,
     size tokens and stars), with the best festival tower (K8) beside them once there is one."""
     total, best = player["score"]["total"], player["best_tower"]
@@ -478,9 +488,9 @@ def _own(table: Table) -> str:
     assert table.seat is not None
     cat = table.cat
     player = table.view["players"][table.seat]
-    preview = table.view.get("tower_preview") or {}
-    tower = preview.get("tower") or []
-    if preview.get("festival"):
+    preview = table.view.get("tower_preview")
+    tower = (preview["tower"] if preview else None) or []
+    if preview and preview["festival"]:
         heading = cat.text("web.festival_tower", region=preview["region"], score=preview["score"])
     else:
         heading = f"{cat.text('ui.tower_now')} · {cat.text('ui.tower_levels', count=len(tower))}"
@@ -543,7 +553,7 @@ def _wrap(line: str, room: float, size: float) -> list[str]:
 def _status(table: Table, legal: Legal) -> str:
     """The header line and the buttons for the moves that have no place on the board."""
     view, cat = table.view, table.cat
-    words = [cat.text("ui.round", round=view["round"], phase=view["phase"]),
+    words = [cat.text("ui.round", round=view["round"], phase=phase_key(view)),
              cat.text("ui.bag", count=view["bag"]["count"])]
     buttons = []
     for entry in legal:
@@ -556,7 +566,7 @@ def _status(table: Table, legal: Legal) -> str:
               el("p", {"style": "margin:0;flex:1 1 200px"}, text(" · ".join(words))), *buttons)
 
 
-def board(view: dict[str, Any], seat: int | None, legal: Legal, cat: Catalog,
+def board(view: CastellView, seat: int | None, legal: Legal, cat: Catalog,
           events: Sequence[dict[str, Any]] = ()) -> str:
     """The Castell table as `seat` sees it (None: a spectator); `events` are marked."""
     table = Table(view, seat, _by_type(legal), cat, changes(events))
@@ -574,15 +584,15 @@ def board(view: dict[str, Any], seat: int | None, legal: Legal, cat: Catalog,
               _status(table, legal), top, middle, cards)
 
 
-def prompt(view: dict[str, Any], seat: int | None, legal: Legal, cat: Catalog) -> str:
+def prompt(view: CastellView, seat: int | None, legal: Legal, cat: Catalog) -> str:
     """What `seat` must do now, in words: place the pawn (round 1, K4), the turn's actions still
     open (K4, K5), or enter or skip a festival (K8); "" when it is not the seat's turn."""
     if seat is None or not legal:
         return ""
     kinds = {entry["action"].get("type") for entry in legal}
     if kinds & {"enter", "decline"}:
-        preview = view.get("tower_preview") or {}
-        if preview.get("festival") and "enter" in kinds:
+        preview = view.get("tower_preview")
+        if preview and preview["festival"] and "enter" in kinds:
             return cat.text("prompt.festival", region=preview["region"], score=preview["score"])
         return cat.text("prompt.festival_none")
     if view["players"][seat]["pawn"] is None:
@@ -593,7 +603,7 @@ def prompt(view: dict[str, Any], seat: int | None, legal: Legal, cat: Catalog) -
     return cat.text("prompt.turn", things=cat.text("ui.list_separator").join(things))
 
 
-def _open_actions(view: dict[str, Any], kinds: set[Any]) -> list[str]:
+def _open_actions(view: CastellView, kinds: set[Any]) -> list[str]:
     """The parts of a turn (K4, K5) the seat may still do, in the rulebook's order."""
     out = []
     if "move" in kinds:
@@ -607,6 +617,6 @@ def _open_actions(view: dict[str, Any], kinds: set[Any]) -> list[str]:
     return out
 
 
-def standings(view: dict[str, Any], cat: Catalog) -> list[str]:
+def standings(view: CastellView, cat: Catalog) -> list[str]:
     """Each seat's points so far (K11) and best festival tower (K8), from the view alone."""
     return [_standing(player, cat) for player in view["players"]]

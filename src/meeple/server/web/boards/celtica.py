@@ -18,10 +18,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.core.i18n import Catalog
-from meeple.games.celtica.describe import COLOURS, FILL, PARTS, action_label, destination
+from meeple.games.celtica.describe import COLOURS, FILL, PARTS, action_label, destination, phase_name
 from meeple.server.web.boards.celtica_art import (
     CHANGED,
     FAINT,
@@ -38,6 +38,9 @@ from meeple.server.web.boards.celtica_art import (
     star,
 )
 from meeple.server.web.svg import el, move, name_label, pick, svg, text, text_width
+
+if TYPE_CHECKING:
+    from meeple.games.celtica.view_types import CelticaPlayer, CelticaView, Location
 
 WIDTH = 400
 PER_ROW = 5
@@ -62,7 +65,7 @@ LAYOUT = ("display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,34
 class Moves:
     """The seat's legal moves by what they do, so each drawn thing can find its own id."""
 
-    def __init__(self, legal: list[dict[str, Any]], view: dict[str, Any], cat: Catalog) -> None:
+    def __init__(self, legal: list[dict[str, Any]], view: CelticaView, cat: Catalog) -> None:
         self.play: dict[str, list[tuple[int, int, int]]] = {}
         self.take: dict[str, int] = {}
         self.give: dict[str, int] = {}
@@ -129,7 +132,7 @@ class Changes:
         return found
 
 
-def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog,
+def board(view: CelticaView, seat: int | None, legal: list[dict[str, Any]], cat: Catalog,
           events: Sequence[dict[str, Any]] = ()) -> str:
     """The table as `seat` sees it: the path with the seat's cards, then the parts."""
     moves = Moves(legal, view, cat)
@@ -138,7 +141,7 @@ def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], c
               _path_drawing(view, seat, moves, changes, cat), _parts_drawing(view, seat, moves, changes, cat))
 
 
-def prompt(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
+def prompt(view: CelticaView, seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
     """What `seat` must do now, in words, by phase (C5-C8, C11); "" when it has no move."""
     if not legal or seat is None:
         return ""
@@ -151,13 +154,13 @@ def prompt(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], 
     return cat.text(f"prompt.{phase}")
 
 
-def standings(view: dict[str, Any], cat: Catalog) -> list[str]:
+def standings(view: CelticaView, cat: Catalog) -> list[str]:
     """Each seat's complete amulets and the size of its largest incomplete one, the two things
     that decide the game (C2, C12)."""
     return [_standing(player, cat) for player in view["players"]]
 
 
-def _standing(player: dict[str, Any], cat: Catalog) -> str:
+def _standing(player: CelticaPlayer, cat: Catalog) -> str:
     """"2 amulets · next 7 of 9": complete amulets, then the largest incomplete one's size."""
     amulets = player["amulets"]
     if amulets["incomplete"]:
@@ -181,7 +184,7 @@ def _slot(index: int, c: int) -> tuple[float, float]:
     return x + (c - 2) * 15, y + SITE_R + 29
 
 
-def _path_drawing(view: dict[str, Any], seat: int | None, moves: Moves, changes: Changes, cat: Catalog) -> str:
+def _path_drawing(view: CelticaView, seat: int | None, moves: Moves, changes: Changes, cat: Catalog) -> str:
     locations = view["board"]
     rows = math.ceil(len(locations) / PER_ROW)
     out = [_header(view, cat)]
@@ -208,12 +211,12 @@ def _path_drawing(view: dict[str, Any], seat: int | None, moves: Moves, changes:
     return svg(WIDTH, height, [el("g", FONT, *body)], cat.text("board.drawing"))
 
 
-def _header(view: dict[str, Any], cat: Catalog) -> str:
+def _header(view: CelticaView, cat: Catalog) -> str:
     """Round and phase, the piles, and why the game ended once it has."""
     line = [cat.text("view.round", round=view["round"])]
     if view["final_round"]:
         line.append(cat.text("view.final_round"))
-    line.append(cat.name("phase", view["phase"]))
+    line.append(phase_name(view, cat))
     if view["pending"]:
         line.append(cat.text("view.pending", count=view["pending"]))
     piles = [cat.text("view.supply", count=view["supply"]), cat.text("view.druid_deck", count=view["druid_deck"]),
@@ -226,7 +229,7 @@ def _header(view: dict[str, Any], cat: Catalog) -> str:
               el("text", {"x": 12, "y": 20, "font_size": 13, "font_weight": "bold"}, text(" · ".join(line))), second)
 
 
-def _location(index: int, location: dict[str, Any], cat: Catalog) -> str:
+def _location(index: int, location: Location, cat: Catalog) -> str:
     """One stop on the path: its picture, its number of parts taken (+) or given up (−) and its
     place on the path."""
     x, y = _where(index)
@@ -247,7 +250,7 @@ def _location(index: int, location: dict[str, Any], cat: Catalog) -> str:
     return el("g", {"class_": f"location {kind}", "data_kind": kind, "data_index": index}, *out)
 
 
-def _druid(view: dict[str, Any], c: int, colour: str, changed: bool, cat: Catalog) -> str:
+def _druid(view: CelticaView, c: int, colour: str, changed: bool, cat: Catalog) -> str:
     """The druid of colour `c` in its own slot under its location."""
     at = view["druids"][c]
     x, y = _slot(at, c)
@@ -273,7 +276,7 @@ def _trail(colour: str, start: int, end: int, cat: Catalog) -> str:
               changed_ring(fx, fy, SITE_R + 4, dashed=True), changed_ring(tx, ty, SITE_R + 4))
 
 
-def _hand(view: dict[str, Any], seat: int, moves: Moves, changes: Changes, cat: Catalog,
+def _hand(view: CelticaView, seat: int, moves: Moves, changes: Changes, cat: Catalog,
           y: float) -> tuple[str, float]:
     """The seat's cards by colour, one column each (a pick when that druid can move)."""
     mine = view["players"][seat]
@@ -308,7 +311,7 @@ def _colour_column(colour: str, cards: int, extra: int, x: float, y: float, play
     return el("g", {**hooks, "data_colour": colour}, *body)
 
 
-def _tray(view: dict[str, Any], moves: Moves, cat: Catalog, y: float) -> tuple[str, float]:
+def _tray(view: CelticaView, moves: Moves, cat: Catalog, y: float) -> tuple[str, float]:
     """Under the cards: a hint until a colour is picked, then that colour's chips, each a play
     saying how many cards and where the druid lands."""
     rows = max(math.ceil(len(chips) / CHIPS_PER_ROW) for chips in moves.play.values())
@@ -325,7 +328,7 @@ def _tray(view: dict[str, Any], moves: Moves, cat: Catalog, y: float) -> tuple[s
     return el("g", {"class_": "tray"}, *out), y + height
 
 
-def _chip(view: dict[str, Any], colour: str, cards: int, extra: int, number: int, moves: Moves,
+def _chip(view: CelticaView, colour: str, cards: int, extra: int, number: int, moves: Moves,
           x: float, y: float) -> str:
     """One play: its cards (druid + experience) and where the druid lands."""
     to = destination(view, colour, cards + extra)
@@ -364,7 +367,7 @@ def _grid(index: int, x0: float, y0: float, w: float, h: float) -> tuple[float, 
     return x0 + col * pitch + (pitch / 2 if row else 0), y0 + row * (h + 4)
 
 
-def _parts_drawing(view: dict[str, Any], seat: int | None, moves: Moves, changes: Changes, cat: Catalog) -> str:
+def _parts_drawing(view: CelticaView, seat: int | None, moves: Moves, changes: Changes, cat: Catalog) -> str:
     out = [_display(view, moves, changes, cat)]
     y: float = 28 + 2 * (TILE_H + 4) + 10
     order = list(range(len(view["players"])))
@@ -378,7 +381,7 @@ def _parts_drawing(view: dict[str, Any], seat: int | None, moves: Moves, changes
     return svg(WIDTH, height, [el("g", FONT, *body)], cat.text("board.parts_drawing"))
 
 
-def _display(view: dict[str, Any], moves: Moves, changes: Changes, cat: Catalog) -> str:
+def _display(view: CelticaView, moves: Moves, changes: Changes, cat: Catalog) -> str:
     """The display by part type: a part is taken or bought by tapping it; once an own part is
     picked for a swap, the tiles it can be swapped for are covered by swap buttons."""
     out = [el("text", {"x": 12, "y": 20, "font_size": 13, "font_weight": "bold"}, text(cat.text("view.display")))]
@@ -424,12 +427,12 @@ def _swap_cover(give: str, take: str, number: int, moves: Moves, x: float, y: fl
                           "font_weight": "bold", "fill": "#ffffff"}, text("⇄ " + cat.text("board.swap_here"))))
 
 
-def _panel(view: dict[str, Any], index: int, own: bool, moves: Moves, changes: Changes, cat: Catalog,
+def _panel(view: CelticaView, index: int, own: bool, moves: Moves, changes: Changes, cat: Catalog,
            y: float) -> tuple[str, float]:
     """A player: name and marks, cards held, parts by type and the amulets they make."""
     player = view["players"][index]
-    turn = view["phase"] != "over" and view["current_player"] == index
-    won = view["phase"] == "over" and index in view["winners"]
+    turn = view["current_player"] == index
+    won = index in view["winners"]
     marks = [cat.text("board.you")] if own else []
     if turn:
         marks.append(cat.text("board.to_act"))
@@ -451,7 +454,7 @@ def _panel(view: dict[str, Any], index: int, own: bool, moves: Moves, changes: C
     return el("g", {"class_": classes, "data_seat": index}, *out), amulets_end + 6
 
 
-def _cards_held(player: dict[str, Any], changed: bool, cat: Catalog, y: float) -> str:
+def _cards_held(player: CelticaPlayer, changed: bool, cat: Catalog, y: float) -> str:
     """How many druid and experience cards a player holds (the colours are secret)."""
     out = [el("rect", {"x": 14, "y": y + 1, "width": 11, "height": 15, "rx": 2, "fill": "#6d5a3a",
                        "stroke": INKED, "stroke_width": 0.8}),
@@ -488,7 +491,7 @@ def _parts(counts: list[int], index: int, own: bool, moves: Moves, changes: Chan
     return el("g", {"class_": "parts"}, *out), end
 
 
-def _amulets(player: dict[str, Any], cat: Catalog, y: float) -> str:
+def _amulets(player: CelticaPlayer, cat: Catalog, y: float) -> str:
     """The player's amulets as the rules build them (C2: amulet k holds type t when count[t] > k),
     complete ones gilded, with the running standing beside them."""
     counts = player["parts"]

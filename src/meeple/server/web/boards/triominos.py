@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.core.i18n import Catalog
 from meeple.games.triominos.describe import (
@@ -31,6 +31,9 @@ from meeple.games.triominos.describe import (
 )
 from meeple.server.web import svg
 from meeple.server.web.svg import el
+
+if TYPE_CHECKING:
+    from meeple.games.triominos.view_types import PlacedTile, TriominosView
 
 EDGE = 64.0  # a tile's edge on the table, in drawing units
 #: The table is never drawn smaller than this many CSS px per unit (it scrolls sideways instead),
@@ -80,7 +83,6 @@ STYLE = (
 )
 
 Points = list[tuple[float, float]]
-View = dict[str, Any]
 Moves = list[dict[str, Any]]
 
 
@@ -206,7 +208,8 @@ class Changes:
 # -- the whole board ----------------------------------------------------------------------------
 
 
-def board(view: View, seat: int | None, legal: Moves, cat: Catalog, events: Sequence[dict[str, Any]] = ()) -> str:
+def board(view: TriominosView, seat: int | None, legal: Moves, cat: Catalog,
+          events: Sequence[dict[str, Any]] = ()) -> str:
     """The table as `seat` sees it: the seats, the lattice with the open cells, the seat's rack;
     what `events` changed is outlined (class `last-change`)."""
     changes = Changes(events)
@@ -234,23 +237,22 @@ def _drawing(width: float, height: float, out: list[str], label: str, left: floa
 # -- the seats ----------------------------------------------------------------------------------
 
 
-def _seats(view: View, seat: int | None, cat: Catalog, changes: Changes) -> str:
+def _seats(view: TriominosView, seat: int | None, cat: Catalog, changes: Changes) -> str:
     """The heading (round, kind of game, the pool) and one card per seat."""
     cards = [_heading(view, seat, cat, changes)]
-    for s in range(len(view.get("scores", []))):
+    for s in range(len(view["scores"])):
         cards.append(_card(view, s, seat, cat, changes))
     return el("div", {"class_": "tri-seats"}, *cards)
 
 
-def _heading(view: View, seat: int | None, cat: Catalog, changes: Changes) -> str:
+def _heading(view: TriominosView, seat: int | None, cat: Catalog, changes: Changes) -> str:
     """Round and kind of game, whose turn (or who won), and the pool as a stack of tile backs."""
-    options = view.get("options", {})
-    kind = cat.text("view.match", target=options.get("target", 400)) if options.get("match") else cat.text(
-        "view.single")
-    pool = view.get("pool", 0)
+    options = view["options"]
+    kind = cat.text("view.match", target=options["target"]) if options["match"] else cat.text("view.single")
+    pool = view["pool"]
     out = [el("rect", {"x": 0, "y": 0, "width": CARD_W, "height": CARD_H, "rx": 10, "fill": PAPER,
                        "stroke": "#d8cfbb"}),
-           _label(12, 22, svg.clip(cat.text("view.round", round=view.get("round", 1)) + " · " + kind, CARD_W - 24, 14),
+           _label(12, 22, svg.clip(cat.text("view.round", round=view["round"]) + " · " + kind, CARD_W - 24, 14),
                   14, fill=MUTED),
            # The status may name players: cut to its room, whole in a tooltip, like a name.
            svg.name_label(12, 46, _status(view, seat, cat), CARD_W - 24, 17, font_weight="bold", fill=INK)]
@@ -265,22 +267,21 @@ def _heading(view: View, seat: int | None, cat: Catalog, changes: Changes) -> st
     return _drawing(CARD_W, CARD_H, out, cat.text("component.pool"), kind="board tri-heading")
 
 
-def _status(view: View, seat: int | None, cat: Catalog) -> str:
+def _status(view: TriominosView, seat: int | None, cat: Catalog) -> str:
     """Whose turn it is (the draws so far are in the prompt and the log), or that the game is over."""
-    current = view.get("current_player")
+    current = view["current_player"]
     if current is None:
         return cat.text("web.over")  # the winners' cards carry the ★
     return cat.text("web.your_turn") if current == seat else cat.text("view.turn", who=current)
 
 
-def _card(view: View, s: int, seat: int | None, cat: Catalog, changes: Changes) -> str:
+def _card(view: TriominosView, s: int, seat: int | None, cat: Catalog, changes: Changes) -> str:
     """One seat: its mark (colour, shape, number), name, score and tiles on the rack; the seat to
     play is framed in gold with a ▶, winners carry a ★."""
-    current = view.get("current_player")
-    turn = s == current
-    won = current is None and s in view.get("winners", [])
+    turn = s == view["current_player"]
+    won = s in view["winners"]
     score = view["scores"][s]
-    count = view.get("rack_sizes", [])[s] if s < len(view.get("rack_sizes", [])) else 0
+    count = view["rack_sizes"][s]
     name = cat.player(s)
     out = [el("title", {}, svg.text(f"{name}: {cat.text('standing.points', count=score)}")),
            el("rect", {"x": 0, "y": 0, "width": CARD_W, "height": CARD_H, "rx": 10, "fill": "#ffffff",
@@ -318,14 +319,13 @@ def _card(view: View, s: int, seat: int | None, cat: Catalog, changes: Changes) 
 # -- the table ----------------------------------------------------------------------------------
 
 
-def _table(view: View, places: Moves, cat: Catalog, changes: Changes) -> str:
+def _table(view: TriominosView, places: Moves, cat: Catalog, changes: Changes) -> str:
     """The lattice: placed tiles with their corner numbers (the ones the step placed outlined and
     marked with their player's mark), the open cells with their letters (while the game goes on),
     and on each cell the moves that put a rack tile there (the opening tile's cell too, which is
     not yet "open")."""
-    tiles = view.get("board", [])
-    over = view.get("current_player") is None
-    keys = {} if over else open_keys(view)
+    tiles = view["board"]
+    keys = {} if view["over"] else open_keys(view)
     fits: dict[tuple[int, int, str], Moves] = {}
     for move in places:
         a = move["action"]
@@ -382,7 +382,7 @@ def _open_cell(where: tuple[int, int, str], pts: Points, key: str | None, playab
     return el("g", {"class_": "tri-open", "data_fits": "yes" if playable else "no"}, *out)
 
 
-def _tile(tile: dict[str, Any], pts: Points, changes: Changes, size: float, cat: Catalog) -> str:
+def _tile(tile: PlacedTile, pts: Points, changes: Changes, size: float, cat: Catalog) -> str:
     """A placed tile; outlined, with its player's mark, when the step on display placed it."""
     where = (tile["x"], tile["y"], tile["dir"])
     shape = [_poly(pts, fill=IVORY, stroke=BROWN, stroke_width=1.5, stroke_linejoin="round"),
@@ -396,7 +396,7 @@ def _tile(tile: dict[str, Any], pts: Points, changes: Changes, size: float, cat:
     return el("g", {"class_": "tri-tile last-change", "data_tile": tile["tile"]}, *shape)
 
 
-def _fit(move: dict[str, Any], pts: Points, size: float, cat: Catalog, view: View) -> str:
+def _fit(move: dict[str, Any], pts: Points, size: float, cat: Catalog, view: TriominosView) -> str:
     """One placement on its cell: a transparent target (the whole triangle) and the tile as it
     would lie, which covers the cell's letter once its tile is picked."""
     a = move["action"]
@@ -407,13 +407,13 @@ def _fit(move: dict[str, Any], pts: Points, size: float, cat: Catalog, view: Vie
     return el("g", attrs, _poly(pts, fill="#ffffff", fill_opacity=0), ghost)
 
 
-def _opening_note(view: View, x: float, top: float, cat: Catalog) -> list[str]:
+def _opening_note(view: TriominosView, x: float, top: float, cat: Catalog) -> list[str]:
     """Above the empty table: the opener places any tile, and who drew what to decide it (M8)."""
     out = [_label(x, top + 30, cat.text("view.empty_board"), 17, fill="#ffffff", text_anchor="middle")]
-    opening = view.get("opening", [])
+    opening = view["opening"]
     if opening and opening[-1]:
         sep = cat.text("ui.list_separator") if cat.has("ui.list_separator") else ", "
-        draws = sep.join(f"{cat.player(s)} {t}" for s, t in opening[-1])
+        draws = sep.join(f"{cat.player(draw['seat'])} {draw['tile']}" for draw in opening[-1])
         out.append(svg.name_label(x, top + 54, f"{cat.text('view.opening')}: {draws}", 420, 14, fill="#e4efe6",
                                   text_anchor="middle"))
     return out
@@ -422,7 +422,7 @@ def _opening_note(view: View, x: float, top: float, cat: Catalog) -> list[str]:
 # -- the rack -----------------------------------------------------------------------------------
 
 
-def _rack(view: View, rack: list[str], places: Moves, others: Moves, cat: Catalog, changes: Changes) -> str:
+def _rack(view: TriominosView, rack: list[str], places: Moves, others: Moves, cat: Catalog, changes: Changes) -> str:
     """The seat's own tiles (hidden from everyone else): the ones that fit somewhere can be
     picked, the rest are dimmed while it is the seat's turn; then draw / pass / stop."""
     fitting = {m["action"]["tile"] for m in places}
@@ -482,16 +482,16 @@ def _rack_tile(name: str, x: float, y: float, edge: float, fits: bool, playing: 
 # -- words for the page -------------------------------------------------------------------------
 
 
-def prompt(view: View, seat: int | None, legal: Moves, cat: Catalog) -> str:
+def prompt(view: TriominosView, seat: int | None, legal: Moves, cat: Catalog) -> str:
     """What `seat` must do now, in words (boards/__init__.py): open, place or draw, draw again,
     place or stop after the third draw (M6), pass on an empty pool (M7); "" when not its turn."""
     if not legal or seat is None:
         return ""
     kinds = {m["action"].get("type") for m in legal}
     can_place = "place" in kinds
-    if not view.get("board"):
+    if not view["board"]:
         return cat.text("prompt.open")  # M8: the opener places any tile
-    left = 3 - int(view.get("draws_this_turn", 0))
+    left = 3 - view["draws_this_turn"]
     if "stop" in kinds:
         return cat.text("prompt.place_or_stop" if can_place else "prompt.stop")
     if "pass" in kinds:
@@ -500,25 +500,22 @@ def prompt(view: View, seat: int | None, legal: Moves, cat: Catalog) -> str:
         return cat.text("prompt.place" if can_place else "prompt.draw")
     if not can_place:
         return cat.text("prompt.draw_again", left=left)
-    if view.get("options", {}).get("drawn_tile_only") and view.get("last_drawn"):
+    if view["options"]["drawn_tile_only"] and "last_drawn" in view:
         return cat.text("prompt.place_only_drawn", tile=view["last_drawn"], left=left)
     return cat.text("prompt.place_drawn", left=left)
 
 
-def standings(view: View, cat: Catalog) -> list[str]:
+def standings(view: TriominosView, cat: Catalog) -> list[str]:
     """Each seat's running standing (boards/__init__.py): points and tiles left on the rack; in a
     match (M10) the total, then this round's points."""
-    match = bool(view.get("options", {}).get("match"))
-    sizes = view.get("rack_sizes", [])
-    breakdown = view.get("breakdown", [])
+    match = view["options"]["match"]
     out = []
-    for s, score in enumerate(view.get("scores", [])):
+    for score, size, breakdown in zip(view["scores"], view["rack_sizes"], view["breakdown"], strict=True):
         parts = [cat.text("standing.points", count=score)]
-        if match and s < len(breakdown) and breakdown[s].get("rounds"):
-            this_round = breakdown[s]["rounds"][-1]["total"]
-            parts.append(cat.text("standing.round", round=view.get("round", 1),
+        if match and breakdown["rounds"]:
+            this_round = breakdown["rounds"][-1]["total"]
+            parts.append(cat.text("standing.round", round=view["round"],
                                   points=cat.text("standing.points", count=this_round)))
-        if s < len(sizes):
-            parts.append(cat.text("standing.tiles", count=sizes[s]))
+        parts.append(cat.text("standing.tiles", count=size))
         out.append(" · ".join(parts))
     return out

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeple.core.i18n import Catalog
 from meeple.games.triqueta.components import ANIMALS, MAX_FACE_DOWN, NUM_ANIMALS, TOKENS_PER_TOWER
@@ -23,6 +23,9 @@ from meeple.games.triqueta.describe import action_label
 from meeple.server.web import svg
 from meeple.server.web.boards import triqueta_art as art
 from meeple.server.web.svg import el
+
+if TYPE_CHECKING:
+    from meeple.games.triqueta.view_types import TriquetaPlayer, TriquetaView
 
 #: Width of every drawing's viewBox: about a phone's width in CSS pixels, so 1 unit ~ 1 px there.
 WIDTH = 360
@@ -125,7 +128,7 @@ def rock(cx: float, cy: float, size: float, cat: Catalog, changed: bool = False)
 class Moves:
     """The seat's legal moves by what they do, with their labels (ids come only from `legal`)."""
 
-    def __init__(self, legal: list[dict[str, Any]], view: dict[str, Any], cat: Catalog) -> None:
+    def __init__(self, legal: list[dict[str, Any]], view: TriquetaView, cat: Catalog) -> None:
         self.by_key = {_key(m["action"]): (int(m["id"]), action_label(m["action"], cat, view)) for m in legal}
         drawn = view.get("pending") or []
         #: The drawn tokens still to deal with; with two, a move first picks its token (T9).
@@ -183,10 +186,10 @@ class Changes:
         return found
 
 
-def _header(view: dict[str, Any], seat: int | None, cat: Catalog) -> list[str]:
+def _header(view: TriquetaView, seat: int | None, cat: Catalog) -> list[str]:
     """The round, and whose turn it is (the name cut to its room, T1 seating order)."""
     parts = [_text(12, 26, cat.text("ui.round", round=view["round"], rounds=view["rounds"]), 16, font_weight="bold")]
-    if view["finished"]:
+    if view["over"]:
         parts.append(_text(12, 50, cat.text("web.game_over"), 14, fill=WARN, font_weight="bold"))
     elif seat is not None and view["current_player"] == seat:
         parts.append(_text(12, 50, cat.text("web.your_turn"), 14, fill=ACCENT, font_weight="bold"))
@@ -199,12 +202,12 @@ def _header(view: dict[str, Any], seat: int | None, cat: Catalog) -> list[str]:
     return parts
 
 
-def _towers(view: dict[str, Any], moves: Moves, changes: Changes, cat: Catalog) -> str:
+def _towers(view: TriquetaView, moves: Moves, changes: Changes, cat: Catalog) -> str:
     """The four round towers; the current one is the draw pile (a move when drawing is legal)."""
     parts = []
     for index, count in enumerate(view["towers"]):
         cx = 194 + index * 46
-        current = index == view["current_tower"] and not view["finished"]
+        current = index == view["current_tower"] and not view["over"]
         layers = -(-count // FLOWER)
         stack = [el("ellipse", {"cx": cx, "cy": 50 - layer * 8, "rx": 16, "ry": 7.5, "fill": art.BACK,
                                 "stroke": art.BACK_MARK, "stroke_width": 0.8}) for layer in range(layers)]
@@ -250,7 +253,7 @@ def _cue(cy: float, sign: str) -> list[str]:
             _text(WIDTH - 30, cy + 5, sign, 15, fill="#fff", text_anchor="middle", font_weight="bold")]
 
 
-def _row(index: int, row: list[int] | None, y: float, view: dict[str, Any], moves: Moves, changes: Changes,
+def _row(index: int, row: list[int] | None, y: float, view: TriquetaView, moves: Moves, changes: Changes,
          cat: Catalog) -> str:
     """One animal row: its marker, its tokens, and the move it offers (take it, or place here)."""
     cy = y + (ROW_HEIGHT - 4) / 2
@@ -293,7 +296,7 @@ def _row(index: int, row: list[int] | None, y: float, view: dict[str, Any], move
               *inner, *cue, *targets)
 
 
-def _drawn(view: dict[str, Any], y: float, moves: Moves, changes: Changes, cat: Catalog) -> list[str]:
+def _drawn(view: TriquetaView, y: float, moves: Moves, changes: Changes, cat: Catalog) -> list[str]:
     """The tokens the drawer looks at (only the drawer sees them); with two (T9), each is a pick."""
     drawn = view.get("pending")
     if drawn is None:
@@ -318,12 +321,12 @@ def _drawn(view: dict[str, Any], y: float, moves: Moves, changes: Changes, cat: 
     return parts
 
 
-def _board(view: dict[str, Any], seat: int | None, moves: Moves, changes: Changes, cat: Catalog) -> str:
+def _board(view: TriquetaView, seat: int | None, moves: Moves, changes: Changes, cat: Catalog) -> str:
     """Round, whose turn, the towers, the rows and the tokens being looked at."""
     rows = view["rows"]
     top = 116
     parts = [*_header(view, seat, cat), _towers(view, moves, changes, cat)]
-    if view["finished"]:  # every row was taken: what the face-down tokens did instead (T7)
+    if view["over"]:  # every row was taken: what the face-down tokens did instead (T7)
         rows = []
         parts.extend(_final(view, top - 12, changes, cat))
         top += len(view["players"]) * FINAL_ROW + 10
@@ -332,7 +335,7 @@ def _board(view: dict[str, Any], seat: int | None, moves: Moves, changes: Change
     for index, row in enumerate(rows):
         parts.append(_row(index, row, top + index * ROW_HEIGHT, view, moves, changes, cat))
     height = top + len(rows) * ROW_HEIGHT
-    if view["pending_count"] and not view["finished"]:
+    if view["pending_count"] and not view["over"]:
         parts.extend(_drawn(view, height, moves, changes, cat))
         height += 46
     body = el("rect", {"x": 0, "y": 0, "width": WIDTH, "height": height + 8, "rx": 12, "fill": PAPER})
@@ -342,14 +345,14 @@ def _board(view: dict[str, Any], seat: int | None, moves: Moves, changes: Change
 FINAL_ROW = 34
 
 
-def _final(view: dict[str, Any], y: float, changes: Changes, cat: Catalog) -> list[str]:
+def _final(view: TriquetaView, y: float, changes: Changes, cat: Catalog) -> list[str]:
     """The end (T7): each seat's face-down tokens added to its collection or boxed, its score,
     and the winners (T8)."""
     parts = [_text(12, y, cat.text("web.final"), 12, fill=MUTED, font_weight="bold")]
     for seat, (p, final) in enumerate(zip(view["players"], view["final"], strict=True)):
         top = y + 8 + seat * FINAL_ROW
         cy = top + FINAL_ROW / 2
-        winner = seat in view.get("winners", [])
+        winner = seat in view["winners"]
         parts.append(el("rect", {"x": 8, "y": top, "width": WIDTH - 16, "height": FINAL_ROW - 4, "rx": 8,
                                  "fill": PANEL, "stroke": GOLD if winner else "#d8c9a8"}))
         parts.append(svg.name_label(18, cy + 4, cat.player(seat), 118, 12, font_weight="bold", fill=INK,
@@ -369,7 +372,7 @@ def _final(view: dict[str, Any], y: float, changes: Changes, cat: Catalog) -> li
     return parts
 
 
-def _keep_targets(view: dict[str, Any], cx: float, moves: Moves) -> list[str]:
+def _keep_targets(view: TriquetaView, cx: float, moves: Moves) -> list[str]:
     """Keeping a drawn token face down (T4): the next free space, one target per keepable token
     (with two drawn, T9, each shows once its token is picked)."""
     drawn = view.get("pending") or []
@@ -379,7 +382,7 @@ def _keep_targets(view: dict[str, Any], cx: float, moves: Moves) -> list[str]:
                ghost(cx, 72, 17, drawn[slot])) for slot in moves.slots("keep")]
 
 
-def _box(view: dict[str, Any], me: dict[str, Any], moves: Moves, changed: bool, cat: Catalog) -> list[str]:
+def _box(view: TriquetaView, me: TriquetaPlayer, moves: Moves, changed: bool, cat: Catalog) -> list[str]:
     """The duo variant's box (T9): the tokens this seat returned, and where a drawn one goes."""
     drawn = view.get("pending") or []
     x0 = 122
@@ -400,7 +403,7 @@ def _box(view: dict[str, Any], me: dict[str, Any], moves: Moves, changed: bool, 
     return parts
 
 
-def _hand(view: dict[str, Any], seat: int, moves: Moves, changes: Changes, cat: Catalog) -> str:
+def _hand(view: TriquetaView, seat: int, moves: Moves, changes: Changes, cat: Catalog) -> str:
     """The seat's own face-down tokens (and in the duo variant those it returned to the box),
     and where a drawn token goes to be kept or boxed."""
     me = view["players"][seat]
@@ -428,7 +431,7 @@ def _hand(view: dict[str, Any], seat: int, moves: Moves, changes: Changes, cat: 
     return svg.svg(WIDTH, 104, [el("g", {"font_family": FONT}, body, *parts)], cat.text("web.hand"))
 
 
-def _collection(p: dict[str, Any], y: float, just: set[int], cat: Catalog) -> list[str]:
+def _collection(p: TriquetaPlayer, y: float, just: set[int], cat: Catalog) -> list[str]:
     """A seat's animals by kind: a token per kind with its count; a triqueta (exactly 3) ringed in
     gold and marked ✓, more than 3 marked with a minus (they cost points)."""
     parts = []
@@ -466,11 +469,11 @@ def _name(index: int, y: float, seat: int | None, cat: Catalog, parts: list[str]
     return x
 
 
-def _player(index: int, p: dict[str, Any], y: float, view: dict[str, Any], seat: int | None, changes: Changes,
+def _player(index: int, p: TriquetaPlayer, y: float, view: TriquetaView, seat: int | None, changes: Changes,
             cat: Catalog) -> str:
     """One seat's panel: name and markers (turn, starting rock, tree tiles, out), score, collection."""
-    current = index == view["current_player"] and not view["finished"]
-    winner = view["finished"] and index in view.get("winners", [])
+    current = index == view["current_player"] and not view["over"]
+    winner = view["over"] and index in view["winners"]
     height = 72
     parts = [el("rect", {"x": 4, "y": y, "width": WIDTH - 8, "height": height - 6, "rx": 10, "fill": PANEL,
                          "stroke": GOLD if current or winner else "#d8c9a8", "stroke_width": 2.5 if current else 1})]
@@ -486,13 +489,13 @@ def _player(index: int, p: dict[str, Any], y: float, view: dict[str, Any], seat:
     if winner:
         parts.append(el("g", {"class_": "winner"}, _title(cat.text("web.winner")),
                         _text(x + 4, y + 21, "★", 15, fill=GOLD)))
-    elif p["out"] and not view["finished"]:
+    elif p["out"] and not view["over"]:
         parts.append(_text(x + 4, y + 21, cat.text("ui.out"), 11, fill=MUTED, font_style="italic"))
     parts.append(el("g", {"class_": "score"}, _title(cat.text("web.score_note")),
                     _text(WIDTH - 16, y + 24, str(p["score"]), 20, text_anchor="end", font_weight="bold"),
                     _text(WIDTH - 16, y + 40, cat.text("ui.score"), 10, fill=MUTED, text_anchor="end")))
     parts.extend(_collection(p, y + 48, changes.collected.get(index, set()), cat))
-    if not view["finished"]:
+    if not view["over"]:
         for n in range(p["face_down_count"]):
             just = index in changes.kept and n == p["face_down_count"] - 1
             parts.append(back(256 + n * 26, y + 48, 10, cat.text("ui.face_down"), changed=just))
@@ -503,7 +506,7 @@ def _player(index: int, p: dict[str, Any], y: float, view: dict[str, Any], seat:
     return el("g", {"class_": classes, "data_seat": index}, *parts)
 
 
-def _players(view: dict[str, Any], seat: int | None, changes: Changes, cat: Catalog) -> str:
+def _players(view: TriquetaView, seat: int | None, changes: Changes, cat: Catalog) -> str:
     players = view["players"]
     height = 24 + len(players) * 72
     parts = [el("rect", {"x": 0, "y": 0, "width": WIDTH, "height": height, "rx": 12, "fill": PAPER}),
@@ -519,14 +522,14 @@ LAYOUT = "display:flex;flex-wrap:wrap;gap:8px;align-items:flex-start"
 COLUMN = "flex:1 1 330px;min-width:0;max-width:620px;display:flex;flex-direction:column;gap:8px"
 
 
-def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog,
+def board(view: TriquetaView, seat: int | None, legal: list[dict[str, Any]], cat: Catalog,
           events: Sequence[dict[str, Any]] = ()) -> str:
     """The table as `seat` sees it (None: a spectator), with its legal moves on the board and
     what `events` changed outlined."""
     moves = Moves(legal, view, cat)
     changes = Changes.of(events)
     side = [_players(view, seat, changes, cat)]
-    if seat is not None and not view["finished"]:  # at the end face-down tokens are scored (T7)
+    if seat is not None and not view["over"]:  # at the end face-down tokens are scored (T7)
         side.insert(0, _hand(view, seat, moves, changes, cat))
     return el("div", {"class_": "board-triqueta", "style": LAYOUT},
               el("div", {"style": COLUMN}, _board(view, seat, moves, changes, cat)),
@@ -536,7 +539,7 @@ def board(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], c
 assert TOKENS_PER_TOWER % FLOWER == 0
 
 
-def prompt(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
+def prompt(view: TriquetaView, seat: int | None, legal: list[dict[str, Any]], cat: Catalog) -> str:
     """What `seat` must do now, in words, from its legal moves: take or draw (T5: the tower may be
     empty, the last row may be the only one), then what to do with the drawn token(s) (T4, T9)."""
     if not legal or seat is None:
@@ -556,7 +559,7 @@ def prompt(view: dict[str, Any], seat: int | None, legal: list[dict[str, Any]], 
     return cat.text("prompt.place_or_keep" if "keep" in kinds else "prompt.place", animal=live[0])
 
 
-def _prompt_turn(view: dict[str, Any], kinds: set[str], cat: Catalog) -> str:
+def _prompt_turn(view: TriquetaView, kinds: set[str], cat: Catalog) -> str:
     rows = sum(r is not None for r in view["rows"])
     if "draw" not in kinds:  # T5: the tower is empty
         return cat.text("prompt.empty", count=rows)
@@ -566,14 +569,14 @@ def _prompt_turn(view: dict[str, Any], kinds: set[str], cat: Catalog) -> str:
     return cat.text("prompt.choose_two" if two else "prompt.choose")
 
 
-def standings(view: dict[str, Any], cat: Catalog) -> list[str]:
+def standings(view: TriquetaView, cat: Catalog) -> list[str]:
     """Each seat's score so far as the rules count it from what is on the table (its collection,
     the rock, tree tiles); face-down tokens count only at the end (T7), so they are named beside
     the score, not added: nobody may know what they are."""
     found = []
     for p in view["players"]:
         text = cat.text("standing.points", count=p["score"])
-        hidden = p["face_down_count"] if not view["finished"] else 0
+        hidden = p["face_down_count"] if not view["over"] else 0
         if hidden:
             text += cat.text("standing.face_down", count=hidden)
         found.append(text)
