@@ -3,6 +3,7 @@
 
     python3 dev.py serve   # the game server: open the printed address and play in the browser
     python3 dev.py test    # the whole test suite: ruff, mypy, then pytest
+    python3 dev.py test --fast  # the quick lane: every test not marked slow, nothing else
     python3 dev.py play    # a game of Triqueta against two bots in the terminal
 
 Each creates (or reuses) the virtual environment `.venv` beside this file, installs meeple when
@@ -40,6 +41,9 @@ BUILD_DONE = BUILD / "done"
 BUILD_LOG = VENV / "meeple-build.log"
 #: The digest of the compiled build now in src/ (a full install or a background build swapped in).
 COMPILED = VENV / ".meeple-compiled"
+#: The quick lane's selection: the tests not marked `slow` (browsers, servers as processes, Ray,
+#: the training example, long random-play sweeps; pyproject.toml registers the marker).
+FAST_LANE = ["-m", "not slow"]
 
 
 def build_inputs() -> list[Path]:
@@ -232,6 +236,8 @@ def main(argv: list[str]) -> int:
         args = [str(BIN / "meeple"), "serve", *rest]
     elif command == "play":
         args = [str(BIN / "meeple"), "play", "triqueta", "--players", "3", "--bots", "greedy,greedy", *rest]
+    elif command == "test" and "--fast" in rest:  # no lint, types or browser: the tests it selects need none
+        args = [str(BIN / "python"), "-m", "pytest", *FAST_LANE, *(arg for arg in rest if arg != "--fast")]
     elif command == "test":
         ensure_browser()
         if not rest:  # the full check: lint and types first (fast), then every test

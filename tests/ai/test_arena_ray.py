@@ -27,7 +27,10 @@ from meeple.ai.backends import _why, open_backend
 from meeple.cli.app import main
 from meeple.core.errors import OptionError
 from meeple.server.bench import free_port
+from tests.processes import OWN_GROUP, end_group
 from tests.server.services import missing
+
+pytestmark = pytest.mark.slow  # Ray clusters
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The environment of the head and of every driver here: this checkout's sources first, and no
@@ -66,7 +69,7 @@ def ray_head(ray_installed: None) -> Iterator[str]:
     head = subprocess.Popen(
         [sys.executable, "-m", "ray.scripts.scripts", "start", "--head", f"--port={port}", "--num-cpus=2",
          "--include-dashboard=false", "--disable-usage-stats", f"--temp-dir={folder}", "--block"],
-        stdout=log, stderr=subprocess.STDOUT, env=environment(), cwd=ROOT,
+        stdout=log, stderr=subprocess.STDOUT, env=environment(), cwd=ROOT, **OWN_GROUP,
     )
     try:
         deadline = time.monotonic() + 90
@@ -80,12 +83,7 @@ def ray_head(ray_installed: None) -> Iterator[str]:
                 patch.setenv(name, value)
             yield f"127.0.0.1:{port}"
     finally:
-        head.terminate()  # the head stops its raylet, GCS and workers on SIGTERM
-        try:
-            head.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            head.kill()
-            head.wait()
+        end_group(head, timeout=60)  # on SIGTERM the head stops its raylet, GCS and workers; then any left
         log.close()
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -203,7 +201,7 @@ def test_ctrl_c_stops_the_run_and_its_games_on_the_cluster(ray_head, tmp_path):
     command = [sys.executable, "-m", "meeple", "arena", "castell", "--bots", "ismcts:normal,greedy", "--games", "8",
                "--backend", "ray", "--address", ray_head, "--resume", str(journal)]
     child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environment(),
-                             cwd=ROOT)
+                             cwd=ROOT, **OWN_GROUP)
     deadline = time.monotonic() + 60
     while not journal.exists():  # the header is written once the cluster is joined
         assert time.monotonic() < deadline and child.poll() is None, "the arena did not start"
@@ -211,6 +209,7 @@ def test_ctrl_c_stops_the_run_and_its_games_on_the_cluster(ray_head, tmp_path):
     time.sleep(2)  # the two games are running on the cluster
     child.send_signal(signal.SIGINT)
     _, err = child.communicate(timeout=60)
+    end_group(child)
     assert child.returncode == 130
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert err.strip().splitlines()[-1] == "meeple: interrupted"

@@ -14,6 +14,7 @@ import pytest
 
 from meeple.ai.arena import run_arena
 from meeple.core.errors import OptionError
+from tests.processes import OWN_GROUP, end_leftovers
 
 ARGS: dict[str, Any] = {"game": "triqueta", "bots": ["greedy", "random", "ismcts:20"], "players": 3, "games": 12,
                         "seed": 4}
@@ -50,17 +51,19 @@ def test_a_stopped_run_continues_to_the_same_results(tmp_path):
     assert results(again) == results(whole)
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_and_a_cut_line_is_dropped(tmp_path):
     journal = tmp_path / "arena.jsonl"
     command = [sys.executable, "-m", "meeple", "arena", "triqueta", "--bots", "ismcts:60,greedy", "--games", "16",
                "--seed", "2", "--workers", "2", "--json", "--resume", str(journal)]
-    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, **OWN_GROUP)
     deadline = time.monotonic() + 120
     while not (journal.exists() and len(journal.read_text().splitlines()) >= 4):
         assert time.monotonic() < deadline and child.poll() is None, "the arena did not start"
         time.sleep(0.05)
     child.send_signal(signal.SIGKILL)
     child.wait()
+    end_leftovers(child.pid)  # its worker pool
     with open(journal, "a") as handle:
         handle.write('{"index": 9, "se')  # a line a kill cut short
     resumed = json.loads(subprocess.run(command, capture_output=True, text=True, check=True).stdout)

@@ -6,7 +6,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from meeple.games.celtica.board_file import default_board_text
+
+pytestmark = pytest.mark.slow  # `meeple` as a process per test
 
 
 def meeple(*args: str, stdin: str = "") -> subprocess.CompletedProcess:

@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+pytestmark = pytest.mark.slow  # `meeple` as a process per test
+
 
 def meeple(*args, stdin: str = "", cwd=None):
     return subprocess.run(

@@ -196,6 +196,22 @@ def test_main_routes_each_command_to_its_install(dev, monkeypatch):
     assert dev.main([]) == 2
 
 
+def test_the_fast_lane_runs_only_the_tests_not_marked_slow(dev, monkeypatch):
+    """`test --fast`: pytest with the slow tests left out and the other arguments passed on;
+    no lint, no type check, no browser installed (none of its tests need one)."""
+    runs: list[list[str]] = []
+
+    def run(command, **kwargs):
+        runs.append(command)
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(dev, "ensure_env", lambda kind: None)
+    monkeypatch.setattr(dev, "ensure_browser", lambda: pytest.fail("the fast lane installed a browser"))
+    monkeypatch.setattr(dev.subprocess, "run", run)
+    assert dev.main(["test", "--fast", "-k", "triqueta"]) == 0
+    assert runs == [[str(dev.BIN / "python"), "-m", "pytest", "-m", "not slow", "-k", "triqueta"]]
+
+
 def test_dev_py_needs_only_the_standard_library():
     imported = {line.split()[1].split(".")[0] for line in (ROOT / "dev.py").read_text().splitlines()
                 if line.startswith(("import ", "from "))}

@@ -18,6 +18,8 @@ import pytest
 import meeple
 from meeple import _native
 
+pytestmark = pytest.mark.slow  # Python processes, pure and compiled
+
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src"
 

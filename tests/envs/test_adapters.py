@@ -73,6 +73,7 @@ def test_gymnasium_plays_a_whole_masked_game_against_bots():
     assert (reward, done, info["illegal_action"]) == (-1.0, True, True)  # the mask is the learner's to use
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "players"), [(name, load(name).min_players) for name in game_names()]
                          + [(name, load(name).max_players) for name in game_names()])
 def test_openspiel_random_simulation(game, players):

@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # trains a policy
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_triqueta_ppo.py"
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import httpx
 
+from tests.processes import OWN_GROUP, end_group, end_leftovers
 from tests.server.services import free_port
 
 
@@ -41,7 +42,7 @@ class Server:
         self.process = subprocess.Popen(
             command,
             cwd=self.folder, stdout=subprocess.DEVNULL, stderr=self.log,
-            env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+            env={**os.environ, "PYTHONIOENCODING": "utf-8"}, **OWN_GROUP,
         )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -53,15 +54,18 @@ class Server:
         raise AssertionError("the server did not start")
 
     def kill(self) -> None:
+        """The server crashes (SIGKILL); what it had started is ended too, so nothing of the
+        crashed server outlives the test."""
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(timeout=30)
+        end_leftovers(self.process.pid)
 
     def stop(self) -> str:
-        """Stop the server as a service manager would (SIGTERM); what it wrote to stderr."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=60)
+        """Stop the server as a service manager would (SIGTERM), then what it started and left
+        (its bot workers, their resource tracker); what it wrote to stderr."""
+        if self.process is not None:
+            end_group(self.process, timeout=60)
         self.log.close()
         return (self.folder / f"{self.name}.log").read_text(encoding="utf-8", errors="replace")
 

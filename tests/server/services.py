@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from meeple.server.bench import free_port as free_port  # the tests take ports from here
+from tests.processes import OWN_GROUP, end_group
 
 POSTGRES_HOST, POSTGRES_PORT = "127.0.0.1", 5432
 #: The maintenance connection that creates and drops the throwaway databases (trust auth).
@@ -74,7 +75,7 @@ class PrivateRedis:
         self.process = subprocess.Popen(
             [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
              "--dir", str(self.folder)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **OWN_GROUP,
         )
         deadline = time.monotonic() + 20
         while not reachable("127.0.0.1", self.port):
@@ -83,9 +84,8 @@ class PrivateRedis:
             time.sleep(0.05)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=20)
+        if self.process is not None:
+            end_group(self.process, timeout=20)
         self.process = None
 
 

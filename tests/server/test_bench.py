@@ -15,6 +15,8 @@ import pytest
 
 from meeple.server.bench import STALL_SECONDS
 
+pytestmark = pytest.mark.slow  # `meeple bench server` runs servers under load
+
 
 def bench(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "meeple", "bench", "server", *args],

@@ -305,6 +305,7 @@ def test_a_data_directory_that_is_not_one_is_refused(tmp_path):
         DataSets.open(str(tmp_path / "absent"))
 
 
+@pytest.mark.slow
 def test_meeple_serve_with_a_bad_set_stops_with_one_line(tmp_path, data):
     _bad_board(data)
     done = subprocess.run(
@@ -317,6 +318,7 @@ def test_meeple_serve_with_a_bad_set_stops_with_one_line(tmp_path, data):
     assert lines[0].startswith(f"meeple: error: --data {data}: celtica/board/broken.toml: ")
 
 
+@pytest.mark.slow
 def test_meeple_serve_offers_the_sets_of_its_data_flag(tmp_path, data):
     server = Server(tmp_path, args=("--data", str(data)))
     server.start()

@@ -37,6 +37,8 @@ from meeple.server.sqlite_store import SQLiteStore
 from tests.server.served import Served, served
 from tests.server.services import throwaway_postgres
 
+pytestmark = pytest.mark.slow  # a served application fuzzed over HTTP and WebSocket
+
 #: The fuzzers create many tables from one address: no rate limit may get in their way.
 GENEROUS = ServerConfig(tables_per_window=10**6, open_tables_per_client=10**6, join_attempts_per_client=10**6,
                         join_attempts_per_table=10**6, bot_tables=10**6, websockets_per_client=10**6,

@@ -29,6 +29,8 @@ from tests.server.clients import DEADLINE, api, watch
 from tests.server.live import Server
 from tests.server.services import free_port, private_redis
 
+pytestmark = pytest.mark.slow  # a `meeple serve` process per test
+
 HUMANS2 = [{"kind": "human"}, {"kind": "human"}]
 BOTS_ONLY = [{"kind": "bot", "bot": "ismcts:easy"}] * 3  # castell: a game of minutes
 

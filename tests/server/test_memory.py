@@ -8,6 +8,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from meeple.server.app import create_app
@@ -15,6 +16,8 @@ from meeple.server.botpool import BotPool
 from meeple.server.sqlite_store import SQLiteStore
 from tests.server.conftest import create, hub_of, lifted_config, state
 from tests.server.test_api import _play_to_the_end
+
+pytestmark = pytest.mark.slow  # whole games played through one application
 
 GAMES = 25
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from websockets.sync.client import connect
 
 from meeple.core.record import GameRecord
@@ -21,6 +22,8 @@ from tests.server.live import Server
 from tests.server.services import POSTGRES_PORT, free_port, throwaway_postgres
 from tests.server.tcp_proxy import TcpProxy
 from tests.server.test_postgres_store import PASSWORD, through, until
+
+pytestmark = pytest.mark.slow  # `meeple serve` processes over a PostgreSQL that is cut and restored
 
 UNAVAILABLE = "the database cannot be reached: nothing was changed; try again shortly"
 

@@ -24,6 +24,8 @@ from tests.server.test_store import (
     race_openers,
 )
 
+pytestmark = pytest.mark.slow  # a real PostgreSQL, cut and restored
+
 #: Put in the URLs: trust authentication ignores it, and no message may show it.
 PASSWORD = "not-shown-anywhere"
 

@@ -6,10 +6,15 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
 from websockets.sync.client import connect
 
 from meeple.core.record import GameRecord
-from tests.server.clients import api, move, new_table
+from tests.processes import living_members
+from tests.server.clients import api, move, new_table, wait_until_version
+from tests.server.live import Server
+
+pytestmark = pytest.mark.slow  # `meeple serve` as a process
 
 
 def test_a_real_websocket_client_plays_against_bots_in_worker_processes(server):
@@ -62,3 +67,32 @@ def test_sigkill_mid_game_loses_nothing_and_every_table_continues(server):
     record = GameRecord.from_json(api(server, "GET", f"/api/tables/{people}/record").json())
     replayed = record.replay()
     assert replayed.scores() == final["result"]["scores"] and replayed.winners() == final["result"]["winners"]
+
+
+
+def _bots_playing(server: Server) -> int:
+    """Start a table of bots and wait for their first move, so the server has spawned its bot
+    worker (and the worker's resource tracker); the server's process group."""
+    bots_only, _ = new_table(server, "triqueta", [{"kind": "bot", "bot": "greedy"}] * 2)
+    wait_until_version(server, bots_only, 1, "the bots did not start", seconds=60)
+    assert server.process is not None
+    group = server.process.pid
+    assert len(living_members(group)) >= 2  # the server and what it spawned
+    return group
+
+
+def test_a_stopped_or_killed_server_leaves_none_of_its_processes_behind(tmp_path):
+    """The bot worker and its resource tracker end with the server, whether it is killed (the
+    tracker outlived a SIGKILLed server) or stopped, so none runs on after the suite."""
+    server = Server(tmp_path)
+    server.start()
+    try:
+        killed = _bots_playing(server)
+        server.kill()
+        assert living_members(killed) == []
+        server.start()
+        stopped = _bots_playing(server)
+    finally:
+        log = server.stop()
+    assert "Traceback" not in log, log
+    assert living_members(stopped) == []

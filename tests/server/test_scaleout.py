@@ -24,6 +24,8 @@ from tests.server.clients import api, look, move, new_table, state_at, take_turn
 from tests.server.live import Server
 from tests.server.services import PrivateRedis, free_port, private_redis, throwaway_postgres
 
+pytestmark = pytest.mark.slow  # several `meeple serve` processes over Redis
+
 Cluster = tuple[PrivateRedis, Server, Server]
 
 

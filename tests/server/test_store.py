@@ -329,6 +329,7 @@ def test_two_threads_racing_at_the_same_version(store: Store) -> None:
     assert [a["by"] for a in actions] == winners
 
 
+@pytest.mark.slow
 def test_two_processes_appending_concurrently(backend: Backend, store: Store) -> None:
     count = 150
     store.create_table(make_table(actions=[]))
@@ -368,6 +369,7 @@ def race_openers(backend: Backend, count: int) -> list[tuple[str, int]]:
             child.wait()
 
 
+@pytest.mark.slow
 def test_several_processes_opening_a_new_store_at_once(backend: Backend) -> None:
     """Each creates the schema if it is missing: they must not trip over each other."""
     failures = [err for err, code in race_openers(backend, 8) if err and code != 0]
@@ -380,6 +382,7 @@ def test_several_processes_opening_a_new_store_at_once(backend: Backend) -> None
         store.close()
 
 
+@pytest.mark.slow
 def test_acknowledged_appends_survive_sigkill(backend: Backend, store: Store) -> None:
     acknowledged = 60
     store.create_table(make_table(actions=[]))

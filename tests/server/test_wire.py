@@ -24,6 +24,8 @@ from meeple.server.sqlite_store import SQLiteStore
 from meeple.server.tables import Hub
 from meeple.server.wire import legal_moves
 
+pytestmark = pytest.mark.slow  # whole games, each message compared across re-sampled worlds
+
 #: What the determinized world must reproduce exactly.
 SEAT_PARTS = ("view", "to_move", "over", "result", "version", "seat")
 

@@ -57,11 +57,17 @@ def play(server: Server, seats: list[dict[str, Any]], moves: int = 10**6, second
         if mover is None:
             time.sleep(0.05)  # a bot's turn
             continue
-        legal = _state(server, mover)["legal"]
+        legal = (state if mover is seats[0] else _state(server, mover))["legal"]  # seat 0's own state is at hand
         httpx.post(f"{server.url}/api/tables/{mover['table_id']}/actions", timeout=30,
                    json={"version": state["version"], "action_id": legal[0]["id"]},
                    headers={"authorization": f"Bearer {mover['credential']}"})
         made += 1
+
+
+def credentials(page: Any, table: str) -> dict[int, str]:
+    """The credentials the page keeps for `table`, by seat (where the lobby leaves them)."""
+    saved = page.evaluate("k => JSON.parse(localStorage.getItem(k) || '{}')", f"meeple:{table}")
+    return {int(seat): credential for seat, credential in saved.get("seats", {}).items()}
 
 
 def open_as(page: Any, server: Server, seat: dict[str, Any]) -> None:

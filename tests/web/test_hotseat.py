@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from tests.server.live import Server
+from tests.web.api_tables import credentials
 from tests.web.test_pages import _create_from_lobby
 
 #: The whole page as text: what is drawn (innerText) and what is not (text content, every
@@ -17,15 +18,10 @@ PAGE_TEXT = """() => [document.body.innerText, document.body.textContent,
     ...[...document.querySelectorAll('[title]')].map(e => e.getAttribute('title'))].join('\\n')"""
 
 
-def _credentials(page: Any, table: str) -> dict[int, str]:
-    saved = page.evaluate("k => JSON.parse(localStorage.getItem(k) || '{}')", f"meeple:{table}")
-    return {int(seat): credential for seat, credential in saved.get("seats", {}).items()}
-
-
 def _hidden_items(page: Any, server: Server, table: str, seat: int) -> list[str]:
     """What `seat`'s own view holds that a spectator's does not, as the page would write it
     (rack tiles, hand cards, face-down tokens, a colour owed): read over the API."""
-    credential = _credentials(page, table)[seat]
+    credential = credentials(page, table)[seat]
     mine = page.request.get(f"{server.url}/api/tables/{table}/state",
                             headers={"authorization": f"Bearer {credential}"}).json()["view"]
     public = page.request.get(f"{server.url}/api/tables/{table}/state").json()["view"]

@@ -1,13 +1,15 @@
-"""The Content-Security-Policy in a real browser: a whole game, its replay and the language
-switch run with no violation reported, every response of the server carries the policy, and a
-script slipped into the page is refused."""
+"""The Content-Security-Policy in a real browser: the lobby, the language switch, a table, its
+end and replay run with no violation reported, every response of the server carries the policy,
+and a script slipped into the page is refused. The game between is played over the API with the
+page away: the whole games played by clicking in test_pages.py fail on any violation already."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from tests.server.live import Server
-from tests.web.test_pages import _create_from_lobby, _play_by_clicking
+from tests.web.api_tables import credentials, play
+from tests.web.test_pages import _create_from_lobby
 
 CSP = "Content Security Policy"
 
@@ -25,8 +27,12 @@ def test_a_game_plays_with_no_policy_violation_and_inline_script_is_refused(brow
     page.wait_for_selector("text=開新桌")
     page.select_option("[data-testid=language]", "en")
     page.wait_for_selector("text=New table")
-    _create_from_lobby(page, server, "castell", players=2)
-    _play_by_clicking(page)
+    table = _create_from_lobby(page, server, "castell", players=2)
+    (seat, credential), = credentials(page, table).items()
+    page.goto("about:blank")
+    play(server, [{"table_id": table, "seat": seat, "credential": credential}])
+    page.goto(f"{server.url}/tables/{table}")
+    page.wait_for_selector("[data-testid=game-over]")
     page.click("#replay-next")
     page.wait_for_selector("#replay-board svg")
 

@@ -240,6 +240,7 @@ def _marked(root: ET.Element) -> list[ET.Element]:
     return marked
 
 
+@pytest.mark.slow
 def test_what_the_last_step_changed_is_outlined():
     cat = catalog("en")
     seen: set[str] = set()

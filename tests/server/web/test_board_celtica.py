@@ -173,6 +173,7 @@ def _marked(element: ET.Element) -> bool:
     return any(e.get("class") == "change-mark" for e in element.iter())
 
 
+@pytest.mark.slow
 def test_what_a_step_changed_is_outlined():
     cat = catalog("en")
     seen = set()
@@ -296,6 +297,7 @@ def _everything_said(lang: str, names: list[str]):
             yield from (event_json_text(event, cat, you=seat) for event in told if cat.has(f"event.{event['key']}"))
 
 
+@pytest.mark.slow
 def test_traditional_chinese_shows_no_latin_words():
     """Only player names may be Latin; the notation kept is digits and signs (+2 parts, −1, ×3,
     → 7, 7/9), which read the same in both languages."""
@@ -306,6 +308,7 @@ def test_traditional_chinese_shows_no_latin_words():
         assert not re.search(r"[A-Za-z]{2,}", line), line
 
 
+@pytest.mark.slow
 def test_english_words_have_proper_plurals_and_articles():
     """No "(s)", no "1 cards", no "a" before a vowel sound, no notation such as "1+0"."""
     seen = set()

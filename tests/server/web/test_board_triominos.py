@@ -348,6 +348,7 @@ def test_long_names_fit_their_room(lang):
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
+@pytest.mark.slow
 def test_a_game_in_traditional_chinese_shows_no_english_word():
     cat = catalog("zh-Hant")
     cat.player_names = ["Ana", "Ben"]

@@ -251,6 +251,7 @@ def _group(root: ET.Element, **attrs: str) -> ET.Element:
     return next(e for e in tagged(root, "g") if all(e.get(k.replace("_", "-")) == v for k, v in attrs.items()))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed, players, duo", GAMES)
 def test_what_each_step_changed_is_outlined(seed: int, players: int, duo: bool) -> None:
     """Item 2: from real events, the token placed (last in its row), the row taken and its
@@ -428,6 +429,7 @@ def test_a_duo_draw_still_names_its_animals_once_both_are_dealt_with() -> None:
         assert not [t for e in history if "-1" in (t := event_text(e, e.player, cat, you=0))]
 
 
+@pytest.mark.slow
 def test_a_game_in_chinese_has_no_english_words() -> None:
     """Item 7: board text, tooltips, aria-labels, prompt, standings, move labels and every event
     of random games in zh-Hant have no Latin word. No notation is excepted: row numbers, counts
