@@ -200,11 +200,18 @@ class ActionSpace(Generic[A]):
             start += kind.size
         self.num_actions = start
         self._by_id: list[A | None] = [None] * start
+        #: The id of each instance `action_from_id` made, by identity: the games' legal actions
+        #: are these instances, so search asks for their ids with one lookup (they live as
+        #: long as the space, so an object's identity is never reused).
+        self._id_of_instance: dict[int, int] = {}
         self._by_name = {kind.name: kind for kind in self.kinds}
         self._keys = {kind.name: kind.keys for kind in self.kinds}
 
     def id_or_none(self, action: object) -> int | None:
         """The id of `action`, or None when it is not one of this space's actions."""
+        number = self._id_of_instance.get(id(action))
+        if number is not None:
+            return number
         entry = self._by_class.get(type(action))
         if entry is None:
             return None
@@ -213,7 +220,9 @@ class ActionSpace(Generic[A]):
 
     def action_id(self, action: object) -> int:
         """The id of `action` (IllegalAction when it is not one of this space's actions)."""
-        number = self.id_or_none(action)
+        number = self._id_of_instance.get(id(action))
+        if number is None:
+            number = self.id_or_none(action)
         if number is None:
             raise IllegalAction("ids", f"{shown(action)} is not a {self.title} action")
         return number
@@ -225,11 +234,17 @@ class ActionSpace(Generic[A]):
         if action is None:
             start = bisect_right(self._starts, number) - 1
             action = self._by_id[number] = self.kinds[start].at(number - self._starts[start])
+            self._id_of_instance[id(action)] = number
         return action
 
     def all_actions(self) -> list[A]:
         """Every action an id stands for, in id order."""
         return [self.action_from_id(number) for number in range(self.num_actions)]
+
+    def block(self, cls: type) -> list[A]:
+        """The actions of kind `cls` that ids stand for, in id order (a game's prebuilt tables)."""
+        kind, start = self._by_class[cls]
+        return [self.action_from_id(number) for number in range(start, start + kind.size)]
 
     def action_from_json(self, obj: Any) -> A:
         """Decode an action's JSON form; RecordError names what is malformed. The action an id

@@ -103,14 +103,17 @@ id_or_none = SPACE.id_or_none
 action_from_id = SPACE.action_from_id
 action_from_json = SPACE.action_from_json
 
+_PLAYS = SPACE.block(Play)
+_PER_COLOUR = MAX_CARDS * (MAX_EXPERIENCE + 1)
 #: PLAY[colour][cards][experience] (cards from 1; index 0 is empty: no play without a card).
-PLAY: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
-    ((),) + tuple(tuple(Play(c, k, e) for e in range(MAX_EXPERIENCE + 1)) for k in range(1, MAX_CARDS + 1))
+PLAY: tuple[tuple[tuple[Action, ...], ...], ...] = tuple(
+    ((),) + tuple(tuple(_PLAYS[c * _PER_COLOUR + (k - 1) * (MAX_EXPERIENCE + 1) + e] for e in range(MAX_EXPERIENCE + 1))
+                  for k in range(1, MAX_CARDS + 1))
     for c in range(NUM_COLOURS)
 )
 #: PLAYS_UPTO[colour][cards][experience]: every Play of that colour with at most that many
 #: druid and experience cards, in id order (the play phase's legal actions per colour).
-PLAYS_UPTO: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
+PLAYS_UPTO: tuple[tuple[tuple[tuple[Action, ...], ...], ...], ...] = tuple(
     tuple(
         tuple(tuple(PLAY[c][k][e] for k in range(1, top + 1) for e in range(ex + 1))
               for ex in range(MAX_EXPERIENCE + 1))
@@ -118,9 +121,11 @@ PLAYS_UPTO: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
     )
     for c in range(NUM_COLOURS)
 )
-TAKE = tuple(Take(t) for t in range(NUM_PART_TYPES))
-GIVE = tuple(GiveUp(t) for t in range(NUM_PART_TYPES))
-CULT = (Cult(False), Cult(True))
-SWAP = tuple(tuple(Swap(g, t) for t in range(NUM_PART_TYPES)) for g in range(NUM_PART_TYPES))
-BUY = tuple(Buy(t) for t in range(NUM_PART_TYPES))
-DONE = Done()
+# The space's own instances, so that search finds their ids by identity.
+TAKE = tuple(SPACE.block(Take))
+GIVE = tuple(SPACE.block(GiveUp))
+CULT = tuple(SPACE.block(Cult))
+_SWAPS = SPACE.block(Swap)
+SWAP = tuple(tuple(_SWAPS[g * NUM_PART_TYPES:(g + 1) * NUM_PART_TYPES]) for g in range(NUM_PART_TYPES))
+BUY = tuple(SPACE.block(Buy))
+DONE = SPACE.block(Done)[0]

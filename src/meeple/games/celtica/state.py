@@ -248,10 +248,13 @@ class CelticaState(State[Action]):
     # -- performing -----------------------------------------------------------------------------
     def _do(self, action: Action, log: list[Event] | None = None) -> None:
         p = self.current
+        # Bare class patterns: capturing fields through __match_args__ costs the pure build's
+        # playouts a tenth of their speed.
         match action:
             case Play():
                 self._play(p, action, log)
-            case Take(t):
+            case Take():
+                t = action.part
                 self.display[t] -= 1
                 self.display_size -= 1
                 self.parts[p][t] += 1
@@ -260,7 +263,8 @@ class CelticaState(State[Action]):
                 self.pending -= 1
                 if self.pending == 0 or self.display_size == 0:
                     self._finish_find(p, log)
-            case GiveUp(t):
+            case GiveUp():
+                t = action.part
                 self.parts[p][t] -= 1
                 self.part_discards[t] += 1
                 self.num_part_discards += 1
@@ -269,8 +273,8 @@ class CelticaState(State[Action]):
                 self.pending -= 1
                 if self.pending == 0:
                     self._finish_ruin(p, log)
-            case Cult(draw):
-                if draw:
+            case Cult():
+                if action.draw:
                     card = self._draw_druid(log)
                     self.hands[p][card] += 1
                     self.cards_held[p] += 1
@@ -280,7 +284,8 @@ class CelticaState(State[Action]):
                 elif log is not None:
                     log.append(Event("cult_passed", p))
                 self._end_turn(p, log)
-            case Swap(g, t):
+            case Swap():
+                g, t = action.give, action.take
                 self._spend_experience(p, 1)
                 mine = self.parts[p]
                 mine[g] -= 1
@@ -290,7 +295,8 @@ class CelticaState(State[Action]):
                 if log is not None:
                     log.append(Event("swapped", p, {"give": PARTS[g], "take": PARTS[t]}))
                 self._after_end_action(p, log)
-            case Buy(t):
+            case Buy():
+                t = action.part
                 self._spend_experience(p, 2)
                 self.parts[p][t] += 1
                 self.display[t] -= 1
