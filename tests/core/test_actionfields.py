@@ -112,3 +112,10 @@ def test_a_declaration_must_name_exactly_the_dataclass_fields():
         Kind(int, "hop")
     with pytest.raises(TypeError, match="two action spaces"):
         ActionSpace("Again", [Kind(Stop, "stop")])
+
+
+def test_an_adopted_action_keeps_its_id_and_is_found_by_identity():
+    noted = SPACE.adopt(Bet(False, 1, "kept"))
+    assert SPACE.action_id(noted) == SPACE.id_or_none(noted) == 14
+    with pytest.raises(IllegalAction):
+        SPACE.adopt(Go(9, 1))

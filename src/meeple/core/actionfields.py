@@ -23,6 +23,7 @@ from meeple.core.errors import IllegalAction, RecordError
 from meeple.core.protocol import check_action_id
 
 A = TypeVar("A", bound=DeclaredAction)
+K = TypeVar("K", bound=DeclaredAction)
 
 #: A field without a default: the JSON must carry it.
 REQUIRED: Any = object()
@@ -204,6 +205,7 @@ class ActionSpace(Generic[A]):
         #: are these instances, so search asks for their ids with one lookup (they live as
         #: long as the space, so an object's identity is never reused).
         self._id_of_instance: dict[int, int] = {}
+        self._kept: list[DeclaredAction] = []
         self._by_name = {kind.name: kind for kind in self.kinds}
         self._keys = {kind.name: kind.keys for kind in self.kinds}
 
@@ -217,6 +219,14 @@ class ActionSpace(Generic[A]):
             return None
         index = entry[0].index(action)
         return None if index < 0 else entry[1] + index
+
+    def adopt(self, action: K) -> K:
+        """Keep `action` for good and find its id by identity from now on: a game that builds
+        actions with fields outside the id (a rotation) hands out the kept ones."""
+        number = self.action_id(action)
+        self._kept.append(action)
+        self._id_of_instance[id(action)] = number
+        return action
 
     def action_id(self, action: object) -> int:
         """The id of `action` (IllegalAction when it is not one of this space's actions)."""
