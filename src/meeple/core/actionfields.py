@@ -153,6 +153,7 @@ class Kind:
         self.keys = tuple(key for n, domain in self.fields for key in domain.keys(n))
 
     def encode(self, action: Any) -> dict[str, Any]:
+        """The action's JSON form (DeclaredAction.to_json)."""
         out: dict[str, Any] = {"type": self.name}
         for name, domain in self.fields:
             value = getattr(action, name)
@@ -171,6 +172,7 @@ class Kind:
         return total
 
     def at(self, index: int) -> Any:
+        """The action with this place in the kind's block of ids."""
         values = {name: domain.default if domain.default is not REQUIRED else domain.value_at(0)
                   for name, domain in self.fields}
         for name, domain, stride in self.id_fields:
@@ -178,6 +180,7 @@ class Kind:
         return self.cls(**values)
 
     def decode(self, obj: dict[str, Any], what: str) -> Any:
+        """The action `obj` writes (its type and keys already checked); RecordError names `what`."""
         action = self.cls(**{name: domain.read(obj, name, what) for name, domain in self.fields})
         if self.check is not None:
             self.check(action)
@@ -212,8 +215,9 @@ class ActionSpace(Generic[A]):
     def id_or_none(self, action: object) -> int | None:
         """The id of `action`, or None when it is not one of this space's actions."""
         number = self._id_of_instance.get(id(action))
-        if number is not None:
-            return number
+        return self._computed_id(action) if number is None else number
+
+    def _computed_id(self, action: object) -> int | None:
         entry = self._by_class.get(type(action))
         if entry is None:
             return None
@@ -230,11 +234,11 @@ class ActionSpace(Generic[A]):
 
     def action_id(self, action: object) -> int:
         """The id of `action` (IllegalAction when it is not one of this space's actions)."""
-        number = self._id_of_instance.get(id(action))
+        number = self._id_of_instance.get(id(action))  # the common case, without a call
         if number is None:
-            number = self.id_or_none(action)
-        if number is None:
-            raise IllegalAction("ids", f"{shown(action)} is not a {self.title} action")
+            number = self._computed_id(action)
+            if number is None:
+                raise IllegalAction("ids", f"{shown(action)} is not a {self.title} action")
         return number
 
     def action_from_id(self, number: object) -> A:
