@@ -22,7 +22,6 @@ from meeple.games.triominos.geometry import (
     NUM_CELLS,
     NUM_WINDOW,
     RECORD_REACH,
-    UP,
     WINDOW_CELLS,
     WINDOW_INDEX,
     cell,
@@ -58,26 +57,29 @@ class Stop(DeclaredAction):
 Action = Place | Draw | Pass | Stop
 
 
+#: A cell's direction as JSON writes it, by the direction's number (geometry.UP is 0).
+DIRECTIONS = ("up", "down")
+
+
 class CellField(Domain):
     """A cell of the board window, written as its lattice position: "x", "y" and "dir"."""
 
     size = NUM_WINDOW
-    _DIRECTIONS = ("up", "down")
 
     def keys(self, name: str) -> tuple[str, ...]:
         return ("x", "y", "dir")
 
     def write(self, value: Any, name: str, out: dict[str, Any]) -> None:
         x, y, d = cell_xyd(value)
-        out["x"], out["y"], out["dir"] = x, y, "up" if d == UP else "down"
+        out["x"], out["y"], out["dir"] = x, y, DIRECTIONS[d]
 
     def read(self, obj: dict[str, Any], name: str, what: str) -> int:
         x = whole_in_range(obj.get("x"), -RECORD_REACH, RECORD_REACH, f"{what} field 'x'")
         y = whole_in_range(obj.get("y"), -RECORD_REACH, RECORD_REACH, f"{what} field 'y'")
         direction = obj.get("dir")
-        if direction not in self._DIRECTIONS:
+        if direction not in DIRECTIONS:
             raise RecordError(f"{what} field 'dir' must be \"up\" or \"down\", not {shown(direction)}")
-        c = cell(x, y, self._DIRECTIONS.index(direction))
+        c = cell(x, y, DIRECTIONS.index(direction))
         if not in_window(c):
             raise RecordError(f"cell ({x},{y}) {direction} is outside the board window")
         return c
