@@ -71,11 +71,9 @@ SPACE: ActionSpace[Action] = ActionSpace("Triqueta", [
 #: Every action, in id order.
 ALL_ACTIONS: tuple[Action, ...] = tuple(SPACE.all_actions())
 NUM_ACTIONS = SPACE.num_actions
-TAKE_ACTIONS = ALL_ACTIONS[0:MAX_PLAYERS]
-DRAW_ACTION = ALL_ACTIONS[MAX_PLAYERS]
-_FIRST_PLACE = MAX_PLAYERS + 1
-_FIRST_KEEP = _FIRST_PLACE + SLOTS * MAX_PLAYERS
-_FIRST_DISCARD = _FIRST_KEEP + SLOTS
+TAKE_ACTIONS = tuple(SPACE.block(Take))
+DRAW_ACTION = SPACE.block(Draw)[0]
+_PLACES, _KEEPS, _DISCARDS = SPACE.block(Place), SPACE.block(Keep), SPACE.block(Discard)
 action_id = SPACE.action_id
 id_or_none = SPACE.id_or_none
 action_from_id = SPACE.action_from_id
@@ -83,27 +81,12 @@ action_from_json = SPACE.action_from_json
 
 
 def place_action(row: int, slot: int) -> Action:
-    return ALL_ACTIONS[_FIRST_PLACE + slot * MAX_PLAYERS + row]
+    return _PLACES[slot * MAX_PLAYERS + row]  # slot first: the id order
 
 
 def keep_action(slot: int) -> Action:
-    return ALL_ACTIONS[_FIRST_KEEP + slot]
+    return _KEEPS[slot]
 
 
 def discard_action(slot: int) -> Action:
-    return ALL_ACTIONS[_FIRST_DISCARD + slot]
-
-
-def kind_of(action: Action) -> str:
-    """The action's JSON "type" (what the state's `used_kind` and the catalogs' keys hold)."""
-    match action:
-        case Take():
-            return TAKE
-        case Draw():
-            return DRAW
-        case Place():
-            return PLACE
-        case Keep():
-            return KEEP
-        case Discard():
-            return DISCARD
+    return _DISCARDS[slot]
