@@ -30,8 +30,8 @@ from meeple.core.errors import OptionError
 from meeple.core.i18n import Catalog
 from meeple.core.plugin import GamePlugin
 from meeple.core.registry import game_plugin
+from meeple.core.views import View  # what the server holds; each board reads its game's own TypedDict
 
-View = dict[str, Any]
 Legal = list[dict[str, Any]]
 Board = Callable[..., str]
 Prompt = Callable[[View, "int | None", Legal, Catalog], str]
