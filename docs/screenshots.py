@@ -10,7 +10,9 @@ move a few times, and saves `docs/images/web-<game>-<lang>-<size>.png`.
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -38,7 +40,8 @@ def _free_port() -> int:
 def _serve(folder: str) -> tuple[subprocess.Popen[bytes], str]:
     port = _free_port()
     server = subprocess.Popen([sys.executable, "-m", "meeple", "serve", "--port", str(port),
-                               "--db", f"{folder}/shots.db"], cwd=folder, stderr=subprocess.DEVNULL)
+                               "--db", f"{folder}/shots.db"], cwd=folder, stderr=subprocess.DEVNULL,
+                              process_group=0)  # its bot workers end with it (os.killpg)
     url = f"http://127.0.0.1:{port}"
     for _ in range(600):
         try:
@@ -46,7 +49,7 @@ def _serve(folder: str) -> tuple[subprocess.Popen[bytes], str]:
                 return server, url
         except httpx.HTTPError:
             time.sleep(0.1)
-    server.kill()
+    os.killpg(server.pid, signal.SIGKILL)
     raise SystemExit("the server did not start")
 
 
@@ -90,7 +93,7 @@ def main() -> None:
                     context.close()
         finally:
             browser.close()
-            server.terminate()
+            os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
 
 
