@@ -3,7 +3,7 @@ seat pawns each in its own shape, an emblem per region, a symbol per skill, and 
 marks what the last step changed.
 
 Nothing is told by colour alone: seats differ by shape and number, skills by symbol and name,
-casteller shades by the size written on them (tests/server/web/test_board_castell.py checks the
+casteller shades by the size written on them (tests/boards/test_board_castell.py checks the
 colour pairs a colour-blind player confuses against these shapes).
 """
 

@@ -4,7 +4,7 @@ starting rock.
 Each piece is drawn in a 20-unit box centred on the origin and placed with a transform, so one
 drawing serves every size (a 24-unit token in a collection, a 32-unit one in a row). An animal is
 told by its head's shape (ears, antlers, horns, tusks), never by its token's colour alone: the
-colours only help (tests/server/web/test_board_triqueta.py checks the pairs a colour-blind player
+colours only help (tests/boards/test_board_triqueta.py checks the pairs a colour-blind player
 could confuse against `SHAPES`).
 """
 
