@@ -26,7 +26,6 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
-from meeple.core.errors import OptionError
 from meeple.core.i18n import Catalog
 from meeple.core.plugin import GamePlugin
 from meeple.core.registry import game_plugin
@@ -60,10 +59,7 @@ def web_board(game: str) -> WebBoard:
 
 @cache
 def _web_board(found_plugin: GamePlugin) -> WebBoard:
-    found = found_plugin.checked_part("board", WebBoard, "board(...), prompt(...) and standings(...)")
-    if found is None:
-        raise OptionError(f"{found_plugin.info.title} has no web board")
-    return found
+    return found_plugin.required_part("board", WebBoard, "board(...), prompt(...) and standings(...)", "web board")
 
 
 def board_for(game: str) -> Board:

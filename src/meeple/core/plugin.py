@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, OptionError
 from meeple.core.views import View
 
 if TYPE_CHECKING:
@@ -120,6 +120,14 @@ class GamePlugin:
             return None
         if not isinstance(found, shape):
             raise wrong_part(self, kind, provides)
+        return found
+
+    def required_part(self, kind: Part, shape: type[PartT], provides: str, missing: str) -> PartT:
+        """`checked_part` for a consumer that cannot do without it: OptionError saying the game
+        has no `missing` (e.g. "web board") when its plugin names none."""
+        found = self.checked_part(kind, shape, provides)
+        if found is None:
+            raise OptionError(f"{self.info.title} has no {missing}")
         return found
 
     def text(self) -> Describer:

@@ -13,7 +13,6 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
-from meeple.core.errors import OptionError
 from meeple.core.protocol import Game
 from meeple.core.registry import plugin_of
 from meeple.core.state import State
@@ -34,10 +33,8 @@ class Encoder(Protocol):
 @cache
 def encoder(game: Game[Any, Any]) -> Encoder:
     """The game's encoder, checked; OptionError when its plugin names none."""
-    found = plugin_of(game).checked_part("encoder", Encoder, "shape(num_players, options) and encode(view, seat, ...)")
-    if found is None:
-        raise OptionError(f"{game.title} has no observation encoder for the research environments")
-    return found
+    return plugin_of(game).required_part("encoder", Encoder, "shape(num_players, options) and encode(view, seat, ...)",
+                                         "observation encoder for the research environments")
 
 
 def observation_shape(game: Game[Any, Any], num_players: int, options: Mapping[str, Any]) -> tuple[int, ...]:

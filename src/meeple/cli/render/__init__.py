@@ -10,7 +10,6 @@ from typing import Any, Protocol, runtime_checkable
 from rich.console import RenderableType
 from rich.table import Table
 
-from meeple.core.errors import OptionError
 from meeple.core.i18n import Catalog
 from meeple.core.plugin import GamePlugin
 from meeple.core.registry import game_plugin
@@ -33,10 +32,7 @@ def renderer(game_name: str) -> TerminalRenderer:
 
 @cache
 def _renderer(game: GamePlugin) -> TerminalRenderer:
-    found = game.checked_part("terminal", TerminalRenderer, "board(view, cat, seat)")
-    if found is None:
-        raise OptionError(f"{game.info.title} has no terminal renderer")
-    return found
+    return game.required_part("terminal", TerminalRenderer, "board(view, cat, seat)", "terminal renderer")
 
 
 def catalog(game_name: str, lang: str) -> Catalog:
