@@ -171,7 +171,7 @@ def steps(seed: int, players: int, duo: bool = False) -> Iterator[tuple[Triqueta
     rng = Rng(seed + 100)
     while not state.is_terminal:
         legal = state.legal_actions()
-        draws = [a for a in legal if a.kind == "draw"]
+        draws = [a for a in legal if a.to_json()["type"] == "draw"]
         action = draws[0] if draws and rng.below(5) else legal[rng.below(len(legal))]
         events = state.apply(action)
         yield state, events
@@ -307,7 +307,7 @@ def _expected_prompt(state: TriquetaState, cat: Catalog) -> str:
             return cat.text("prompt.empty", count=rows)  # T5
         two = "_two" if state.duo and len(tower) >= 2 else ""  # T9
         return cat.text(("prompt.last" if rows == 1 else "prompt.choose") + two)
-    kinds = {a.kind for a in state.legal_actions()}
+    kinds = {a.to_json()["type"] for a in state.legal_actions()}
     choices = cat.text("prompt.or").join(cat.text(f"prompt.kind.{k}") for k in ("place", "keep", "discard")
                                          if k in kinds)
     if len(pending) == 2:
@@ -341,7 +341,7 @@ def test_the_prompt_says_what_to_do_in_every_phase(lang: str) -> None:
 def _prompt_of(cat: Catalog, key: str, state: TriquetaState) -> str:
     """`key`'s wording for this state, to name the phase a prompt belongs to."""
     pending = [t for t in state.pending if t >= 0]
-    kinds = {a.kind for a in state.legal_actions()}
+    kinds = {a.to_json()["type"] for a in state.legal_actions()}
     choices = cat.text("prompt.or").join(cat.text(f"prompt.kind.{k}") for k in ("place", "keep", "discard")
                                          if k in kinds)
     params: dict[str, Any] = {"count": sum(r is not None for r in state.rows), "choices": choices}

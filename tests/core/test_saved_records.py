@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from meeple.core.record import GameRecord
+from meeple.core.registry import load
 
 FIXTURES = sorted((Path(__file__).parent.parent / "fixtures" / "records").glob("*.json"))
 
@@ -68,3 +69,13 @@ def test_a_saved_record_replays_to_the_same_final_position(path: Path) -> None:
     views = [state.view(None)] + [state.view(s) for s in range(state.num_players)]
     for new, old in zip(views, expected["views"]):
         assert _contains(new, as_today(old))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=[p.stem for p in FIXTURES])
+def test_saved_actions_are_written_back_as_they_were_saved(path: Path) -> None:
+    """Each game's actions are declared once (meeple.core.actionfields) and their JSON form is
+    the one records, the server's wire and the browser have always read: key for key, in order."""
+    record = json.loads(path.read_text(encoding="utf-8"))["record"]
+    game = load(record["game"])
+    for raw in record["actions"]:
+        assert list(game.action_from_json(raw).to_json().items()) == list(raw.items())

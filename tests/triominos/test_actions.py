@@ -62,3 +62,10 @@ def test_action_json_round_trips():
 def test_malformed_actions_raise_record_error(raw):
     with pytest.raises(RecordError):
         GAME.action_from_json(raw)
+
+
+def test_placements_are_made_once_and_every_game_asks_ids_alike():
+    state = GAME.new_game(2, seed=5)
+    first = state.legal_actions()
+    assert all(a is b for a, b in zip(first, GAME.new_game(2, seed=5).legal_actions()))
+    assert [state.action_from_id(state.action_id(a)) for a in first] == first

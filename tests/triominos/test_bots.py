@@ -70,7 +70,7 @@ def outlook_by_definition(state, action) -> float:
     """The hexagon outlook straight from its definition: place the tile on a copy of the board,
     then for every corner left one cell short of a hexagon, weigh the tiles that fit the hole."""
     after = state.board.clone()
-    after.place(*action)
+    after.place(action.tile, action.cell, action.rot)
     me = state.current
     mine = set(state.racks[me]) - {action.tile}
     unseen = len(state.pool) + sum(len(r) for seat, r in enumerate(state.racks) if seat != me)

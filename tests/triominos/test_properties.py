@@ -72,7 +72,7 @@ def placements_match_an_oracle(state: TriominosState) -> None:
             for r in ROTATIONS[t]:
                 if all(numbers.get(p, n) == n for p, n in zip(CORNERS[c], shown(t, r))):
                     expected.add((t, c, r))
-    offered = {tuple(a) for a in state.legal_actions() if type(a) is Place}
+    offered = {(a.tile, a.cell, a.rot) for a in state.legal_actions() if isinstance(a, Place)}
     assert offered == expected
 
 

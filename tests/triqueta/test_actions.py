@@ -6,7 +6,7 @@ import pytest
 
 from meeple.core.conformance import check_ids_round_trip
 from meeple.core.errors import IllegalAction, RecordError
-from meeple.games.triqueta.actions import ALL_ACTIONS, DRAW_ACTION, NUM_ACTIONS, Action
+from meeple.games.triqueta.actions import ALL_ACTIONS, DRAW_ACTION, NUM_ACTIONS, Keep, Place, Take
 from tests.triqueta.helpers import GAME, discard, draw, keep, new, place, take
 
 
@@ -26,7 +26,7 @@ def test_ids_are_the_protocols_fixed_table():
         *(place(r, 0) for r in range(5)),
         *(place(r, 1) for r in range(5)),
         keep,
-        Action("keep", -1, 1),
+        Keep(1),
         discard(0),
         discard(1),
     ]
@@ -47,11 +47,22 @@ def test_ids_out_of_range_are_refused(bad):
     assert err.value.rule == "ids"
 
 
-@pytest.mark.parametrize("bad", [("take", 0, 0), Action("take", 9), Action("fly"), "draw", None, 5, [["x"]]])
+@pytest.mark.parametrize("bad", [("take", 0, 0), Take(9), Take(-1), Place(0, 2), Take(True), "draw", None, 5, [["x"]]])
 def test_action_id_of_a_non_action_is_illegal(bad):
     with pytest.raises(IllegalAction, match="is not a Triqueta action") as err:
         new(2).action_id(bad)
     assert err.value.rule == "ids"
+
+
+@pytest.mark.parametrize("bad", [Take(9), Place(-1, 0), Keep(2), "draw"])
+def test_applying_a_non_action_is_illegal(bad):
+    with pytest.raises(IllegalAction, match="is not a Triqueta action"):
+        new(2).apply(bad)
+
+
+def test_slot_may_be_left_out_of_the_json():
+    assert GAME.action_from_json({"type": "keep"}) is keep
+    assert GAME.action_from_json({"type": "place", "row": 1}) is place(1, 0)
 
 
 def test_action_json_round_trips():

@@ -122,34 +122,42 @@ def _tower_value(state: CastellState, seat: int, skills: tuple[int, ...], goals:
 def _score(state: CastellState, action: Action, seat: int, goals: list[tuple[float, Festival]], want: list[float],
            base: dict[str, Any]) -> float:
     paid = 0.0 if state.free_special else TOKEN_COST
-    if type(action) is A.EndTurn:
-        return 0.0
-    if type(action) is A.Recruit or type(action) is A.SingleRecruit:
-        value = 0.4 + 2.0 * want[action.size] + 0.03 * action.size
-        if base["reach"]:
-            team = list(state.teams[seat])
-            team[action.size] += 1
-            gain = _tile_value(state, tuple(team), tuple(state.skills[seat]), base["reach"]) - base["tiles"]
-            value += 0.5 * gain
-        return float(value) - (paid if type(action) is A.SingleRecruit else 0.0)
-    if type(action) is A.Move or type(action) is A.ExtraMove:
-        here = state.pawn[seat]
-        now = base["place"] if here >= 0 else 0.0
-        gain = _place_value(state, seat, action.region, goals, want) - now
-        return float(gain) - (paid if type(action) is A.ExtraMove else 0.0) - 0.05
-    if type(action) is A.Train:
-        if action.target == A.SPECIAL_TARGET:
-            return 1.0
-        skills = list(state.skills[seat])
-        skills[action.target] += 1
-        gain = _tower_value(state, seat, tuple(skills), goals) - base["tower"]
-        if base["reach"]:
-            gain += 0.5 * (_tile_value(state, tuple(state.teams[seat]), tuple(skills), base["reach"]) - base["tiles"])
-        return 0.5 + float(gain)
-    if type(action) is A.Perform:
-        tile = state.components.local_tiles[state.region_tiles[state.pawn[seat]][action.slot]]
-        return 2.0 + 1.5 * tile.stars - paid
-    return 0.0
+    match action:
+        case A.EndTurn() | A.Enter() | A.Decline():
+            return 0.0
+        case A.Recruit() | A.SingleRecruit():
+            return _recruit_score(state, action, seat, want, base) - (
+                paid if isinstance(action, A.SingleRecruit) else 0.0)
+        case A.Move() | A.ExtraMove():
+            here = state.pawn[seat]
+            now = base["place"] if here >= 0 else 0.0
+            gain = _place_value(state, seat, action.region, goals, want) - now
+            return float(gain) - (paid if isinstance(action, A.ExtraMove) else 0.0) - 0.05
+        case A.Train():
+            if action.target == A.SPECIAL_TARGET:
+                return 1.0
+            skills = list(state.skills[seat])
+            skills[action.target] += 1
+            gain = _tower_value(state, seat, tuple(skills), goals) - base["tower"]
+            if base["reach"]:
+                teams = tuple(state.teams[seat])
+                gain += 0.5 * (_tile_value(state, teams, tuple(skills), base["reach"]) - base["tiles"])
+            return 0.5 + float(gain)
+        case A.Perform():
+            tile = state.components.local_tiles[state.region_tiles[state.pawn[seat]][action.slot]]
+            return 2.0 + 1.5 * tile.stars - paid
+
+
+def _recruit_score(state: CastellState, action: A.Recruit | A.SingleRecruit, seat: int, want: list[float],
+                   base: dict[str, Any]) -> float:
+    """One more casteller of the action's size: what the wished sizes and the tiles in reach gain."""
+    value = 0.4 + 2.0 * want[action.size] + 0.03 * action.size
+    if base["reach"]:
+        team = list(state.teams[seat])
+        team[action.size] += 1
+        gain = _tile_value(state, tuple(team), tuple(state.skills[seat]), base["reach"]) - base["tiles"]
+        value += 0.5 * gain
+    return float(value)
 
 
 def choose(state: CastellState, rng: Rng) -> Any:
@@ -165,11 +173,11 @@ def choose(state: CastellState, rng: Rng) -> Any:
     base: dict[str, Any] = {}
     if state.pawn[seat] >= 0:
         base["place"] = _place_value(state, seat, state.pawn[seat], goals, want)
-    growing = any(type(a) in (A.Recruit, A.SingleRecruit, A.Train) for a in acts)
+    growing = any(isinstance(a, (A.Recruit, A.SingleRecruit, A.Train)) for a in acts)
     base["reach"] = tiles_in_reach(state, seat) if growing else ()
     if base["reach"]:
         base["tiles"] = _tile_value(state, tuple(state.teams[seat]), tuple(state.skills[seat]), base["reach"])
-    if any(type(a) is A.Train for a in acts):
+    if any(isinstance(a, A.Train) for a in acts):
         base["tower"] = _tower_value(state, seat, tuple(state.skills[seat]), goals)
     best_value, best = -math.inf, []
     for action in acts:

@@ -1,14 +1,13 @@
 """Why a Castell step is illegal now: one checker per action kind, each naming its ruling.
 
 `why_illegal(state, action)` returns `(ruling, message)` or None when the action is legal. It
-looks the checker up by the action's type in the table of the current phase: during the turns
+matches the action's kind against the current phase: during the turns
 (K4, with K1, K3, K5, K6, K10 for what the steps need) or during the festival entries (K8). The
 checkers share a few small tests (the turn order K4/K5 asks of every step, a tower's K6 check).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from meeple.games.castell import actions as A
@@ -22,7 +21,6 @@ if TYPE_CHECKING:
 
 #: (ruling id, message) that forbids an action, or None: the action is legal.
 Ruling = tuple[str, str] | None
-Checker = Callable[["CastellState", Any], Ruling]
 
 #: The steps of a turn that bits of `CastellState.used` record (K4: each action once per turn).
 MOVE_USED, RECRUIT_USED, TRAIN_USED, SPECIAL_USED = 1, 2, 4, 8
@@ -32,14 +30,35 @@ PHASE_TURNS, PHASE_FESTIVAL = 0, 1
 
 def why_illegal(state: CastellState, action: Any) -> Ruling:
     """The (ruling, message) that forbids `action` now, or None if it is legal."""
-    kind = type(action)
-    if kind not in TURN_CHECKS and kind not in FESTIVAL_CHECKS:
+    if A.id_or_none(action) is None:
         return ("actions", f"{action!r} is not a Castell action")
     if state.over:
         return ("end", "the game is over")
-    if state.phase == PHASE_FESTIVAL:
-        return FESTIVAL_CHECKS.get(kind, _turn_step_at_festival)(state, action)
-    return TURN_CHECKS.get(kind, _entry_during_turns)(state, action)
+    festival = state.phase == PHASE_FESTIVAL
+    step: A.Action = action
+    match step:
+        case A.Enter() | A.Decline() if not festival:
+            return ("K8", "festival entries are decided after all turns of the round")
+        case A.Enter():
+            return _check_enter(state, step)
+        case A.Decline():
+            return None  # K8: entering is a choice
+        case _ if festival:
+            return ("K8", "after the turns only festival entries (enter or decline) are possible")
+        case A.Move():
+            return _check_move(state, step)
+        case A.Recruit():
+            return _check_recruit(state, step)
+        case A.Train():
+            return _check_train(state, step)
+        case A.SingleRecruit():
+            return _check_single_recruit(state, step)
+        case A.ExtraMove():
+            return _check_extra_move(state, step)
+        case A.Perform():
+            return _check_perform(state, step)
+        case A.EndTurn():
+            return _step_allowed(state, False)  # K4: once the pawn is placed and no free special is pending
 
 
 # -- shared tests ---------------------------------------------------------------------------------
@@ -174,15 +193,6 @@ def _check_perform(state: CastellState, action: A.Perform) -> Ruling:
     return None
 
 
-def _check_end_turn(state: CastellState, action: A.EndTurn) -> Ruling:
-    """K4: a turn ends once the pawn is placed and no free special action is pending."""
-    return _step_allowed(state, False)
-
-
-def _entry_during_turns(state: CastellState, action: Any) -> Ruling:
-    return ("K8", "festival entries are decided after all turns of the round")
-
-
 # -- the festival entries (K8) --------------------------------------------------------------------
 
 
@@ -204,27 +214,3 @@ def _check_enter(state: CastellState, action: A.Enter) -> Ruling:
     if not eligible(action.tower, fest.sizes):
         return ("K8", f"a festival tower needs 4 levels and every size of {list(fest.sizes)}")
     return None
-
-
-def _check_decline(state: CastellState, action: A.Decline) -> Ruling:
-    """K8: entering is a choice."""
-    return None
-
-
-def _turn_step_at_festival(state: CastellState, action: Any) -> Ruling:
-    return ("K8", "after the turns only festival entries (enter or decline) are possible")
-
-
-TURN_CHECKS: dict[type, Checker] = {
-    A.Move: _check_move,
-    A.Recruit: _check_recruit,
-    A.Train: _check_train,
-    A.SingleRecruit: _check_single_recruit,
-    A.ExtraMove: _check_extra_move,
-    A.Perform: _check_perform,
-    A.EndTurn: _check_end_turn,
-}
-FESTIVAL_CHECKS: dict[type, Checker] = {
-    A.Enter: _check_enter,
-    A.Decline: _check_decline,
-}

@@ -281,22 +281,25 @@ class CastellState(State[Action]):
 
     # -- performing -----------------------------------------------------------------------------
     def _do(self, action: Action, log: list[Event] | None) -> None:
-        kind = type(action)
-        if kind is A.EndTurn:
-            if log is not None:
-                log.append(Event("end_turn", self.current))
-            self._next_turn(log)
-        elif kind is A.Enter or kind is A.Decline:
-            self._decide(action, log)
-        elif kind is A.Recruit:
-            self._recruit(action.size, log)  # type: ignore[union-attr]
-        else:
-            self.recruit_open = False
-            if kind is A.Move:
-                self._move(action.region, log)  # type: ignore[union-attr]
-            elif kind is A.Train:
-                self._train(action.target, log)  # type: ignore[union-attr]
-            else:
+        # Bare class patterns: capturing fields through __match_args__ costs the pure build's
+        # playouts a tenth of their speed.
+        match action:
+            case A.EndTurn():
+                if log is not None:
+                    log.append(Event("end_turn", self.current))
+                self._next_turn(log)
+            case A.Enter() | A.Decline():
+                self._decide(action, log)
+            case A.Recruit():
+                self._recruit(action.size, log)
+            case A.Move():
+                self.recruit_open = False
+                self._move(action.region, log)
+            case A.Train():
+                self.recruit_open = False
+                self._train(action.target, log)
+            case A.SingleRecruit() | A.ExtraMove() | A.Perform():
+                self.recruit_open = False
                 self._special(action, log)
 
     def _recruit(self, size: int, log: list[Event] | None) -> None:
@@ -333,7 +336,7 @@ class CastellState(State[Action]):
             if log is not None:
                 log.append(Event("train", p, {"skill": SKILLS[target], "level": self.skills[p][target]}))
 
-    def _special(self, action: Action, log: list[Event] | None) -> None:
+    def _special(self, action: A.SingleRecruit | A.ExtraMove | A.Perform, log: list[Event] | None) -> None:
         """A special action (K5): free from the Special tile, or paid with a token in the region."""
         p = self.current
         region = self.pawn[p]
@@ -345,17 +348,19 @@ class CastellState(State[Action]):
             self.tokens_left[p] -= 1
             self.board_tokens[region][p] += 1
             paid = True
-        if type(action) is A.SingleRecruit:
-            self.pool[region][action.size] -= 1
-            self.teams[p][action.size] += 1
-            if log is not None:
-                log.append(Event("single_recruit", p, {"size": action.size, "region": REGIONS[region], "paid": paid}))
-        elif type(action) is A.ExtraMove:
-            self.pawn[p] = action.region
-            if log is not None:
-                log.append(Event("extra_move", p, {"region": REGIONS[action.region], "paid": paid}))
-        elif type(action) is A.Perform:
-            self._perform(p, region, action, paid, log)
+        match action:
+            case A.SingleRecruit():
+                self.pool[region][action.size] -= 1
+                self.teams[p][action.size] += 1
+                if log is not None:
+                    log.append(Event("single_recruit", p, {"size": action.size, "region": REGIONS[region],
+                                                           "paid": paid}))
+            case A.ExtraMove():
+                self.pawn[p] = action.region
+                if log is not None:
+                    log.append(Event("extra_move", p, {"region": REGIONS[action.region], "paid": paid}))
+            case A.Perform():
+                self._perform(p, region, action, paid, log)
 
     def _perform(self, p: int, region: int, action: A.Perform, paid: bool, log: list[Event] | None) -> None:
         """K10: claim the tile; special action tokens in the region move to the player board
@@ -405,9 +410,9 @@ class CastellState(State[Action]):
         else:
             self._end_round(log)
 
-    def _decide(self, action: Action, log: list[Event] | None) -> None:
+    def _decide(self, action: A.Enter | A.Decline, log: list[Event] | None) -> None:
         p = self.current
-        if type(action) is A.Enter:
+        if isinstance(action, A.Enter):
             fest = self.festivals[self.round][action.slot]
             tower = action.tower if action.tower is not None else self.best_tower(p, fest)
             assert tower is not None  # legality checked that the seat can enter

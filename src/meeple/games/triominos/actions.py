@@ -1,26 +1,27 @@
-"""Moves, their integer ids and their JSON form.
+"""Triominos' moves, declared once (meeple.core.actionfields): their JSON form and ids follow.
 
 Ids: a placement of tile t on the window cell with index w is ``t * NUM_WINDOW + w``; then come
 DRAW, PASS and STOP. The rotation is not part of the id: on a cell that touches the board along
 an edge at most one rotation of a tile fits (the edge fixes which two numbers meet, and a tile's
 three clockwise pairs are distinct unless it is a triple, which looks alike in every rotation);
-the opening tile always goes on ORIGIN in rotation 0. ``action_from_id`` restores the rotation
-from the position's fits.
+the opening tile always goes on ORIGIN in rotation 0. An id's placement here has rotation 0;
+``TriominosState.action_from_id`` turns it the way it fits the position.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
-from meeple.core.checks import object_kind, shown, whole_in_range
-from meeple.core.errors import IllegalAction, RecordError
-from meeple.core.protocol import check_action_id
-from meeple.games.triominos.components import NAME, NUM_TILES, ROTATIONS, tile_named
+from meeple.core.action import DeclaredAction
+from meeple.core.actionfields import ActionSpace, Domain, Kind, Names, Whole
+from meeple.core.checks import shown, whole_in_range
+from meeple.core.errors import RecordError
+from meeple.games.triominos.components import NAME, NUM_TILES, ROTATIONS
 from meeple.games.triominos.geometry import (
+    NUM_CELLS,
     NUM_WINDOW,
     RECORD_REACH,
-    UP,
     WINDOW_CELLS,
     WINDOW_INDEX,
     cell,
@@ -29,96 +30,101 @@ from meeple.games.triominos.geometry import (
 )
 
 
-class Place(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Place(DeclaredAction):
     """Put tile `tile` on cell `cell` (a geometry cell id) turned `rot` steps (M2)."""
 
     tile: int
     cell: int
     rot: int
 
-    def to_json(self) -> dict[str, Any]:
-        x, y, d = cell_xyd(self.cell)
-        direction = "up" if d == UP else "down"
-        return {"type": "place", "tile": NAME[self.tile], "x": x, "y": y, "dir": direction, "rot": self.rot}
-
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(DeclaredAction):
     """Take a tile from the pool for 5 points (M6)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "draw"}
-
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(DeclaredAction):
     """End the turn without placing when the pool is empty (M7: no further penalty)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "pass"}
-
 
 @dataclass(frozen=True, slots=True)
-class Stop:
+class Stop(DeclaredAction):
     """End the turn without placing after the third draw (M6: 10 more points off)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "stop"}
-
-
-DRAW = Draw()
-PASS = Pass()
-STOP = Stop()
 
 Action = Place | Draw | Pass | Stop
 
+
+#: A cell's direction as JSON writes it, by the direction's number (geometry.UP is 0).
+DIRECTIONS = ("up", "down")
+
+
+class CellField(Domain):
+    """A cell of the board window, written as its lattice position: "x", "y" and "dir"."""
+
+    size = NUM_WINDOW
+
+    def keys(self, name: str) -> tuple[str, ...]:
+        return ("x", "y", "dir")
+
+    def write(self, value: Any, name: str, out: dict[str, Any]) -> None:
+        x, y, d = cell_xyd(value)
+        out["x"], out["y"], out["dir"] = x, y, DIRECTIONS[d]
+
+    def read(self, obj: dict[str, Any], name: str, what: str) -> int:
+        x = whole_in_range(obj.get("x"), -RECORD_REACH, RECORD_REACH, f"{what} field 'x'")
+        y = whole_in_range(obj.get("y"), -RECORD_REACH, RECORD_REACH, f"{what} field 'y'")
+        direction = obj.get("dir")
+        if direction not in DIRECTIONS:
+            raise RecordError(f"{what} field 'dir' must be \"up\" or \"down\", not {shown(direction)}")
+        c = cell(x, y, DIRECTIONS.index(direction))
+        if not in_window(c):
+            raise RecordError(f"cell ({x},{y}) {direction} is outside the board window")
+        return c
+
+    def index(self, value: Any) -> int:
+        return WINDOW_INDEX[value] if type(value) is int and 0 <= value < NUM_CELLS else -1
+
+    def value_at(self, index: int) -> int:
+        return WINDOW_CELLS[index]
+
+
+def _rotation_shown(place: Place) -> None:
+    """A tile's rotations that look alike are one (a triple has only rotation 0)."""
+    if place.rot not in ROTATIONS[place.tile]:
+        raise RecordError(f"tile {NAME[place.tile]} has rotations {list(ROTATIONS[place.tile])}, not {place.rot}")
+
+
+SPACE: ActionSpace[Action] = ActionSpace("Triominos", [
+    Kind(Place, "place", tile=Names(NAME), cell=CellField(), rot=Whole(0, 2), id_fields=("tile", "cell"),
+         check=_rotation_shown),
+    Kind(Draw, "draw"),
+    Kind(Pass, "pass"),
+    Kind(Stop, "stop"),
+])
+NUM_ACTIONS = SPACE.num_actions
 #: The first id after the placements: DRAW, then PASS, then STOP.
 DRAW_ID = NUM_TILES * NUM_WINDOW
-#: Every id, for every player count and option.
-NUM_ACTIONS = DRAW_ID + 3
-#: The fields each kind of action carries besides its type.
-FIELDS = {"place": ("tile", "x", "y", "dir", "rot"), "draw": (), "pass": (), "stop": ()}
-_PLAIN: dict[str, Action] = {"draw": DRAW, "pass": PASS, "stop": STOP}
+DRAW, PASS, STOP = SPACE.block(Draw)[0], SPACE.block(Pass)[0], SPACE.block(Stop)[0]
+action_id = SPACE.action_id
+action_from_id = SPACE.action_from_id
+action_from_json = SPACE.action_from_json
+#: Each placement made so far, by `place_key`: positions hand out these instead of building a
+#: frozen dataclass per legal placement (the pure build's playouts spend a tenth of their time
+#: on that), and search finds their ids by identity. Bounded: 56 tiles, the cells, 3 rotations.
+PLACES: dict[int, Place] = {}
 
 
-def action_id(action: object) -> int:
-    """The id of `action` (see the module docstring)."""
-    if type(action) is Place:
-        return action.tile * NUM_WINDOW + WINDOW_INDEX[action.cell]
-    if type(action) is Draw:
-        return DRAW_ID
-    if type(action) is Pass:
-        return DRAW_ID + 1
-    if type(action) is Stop:
-        return DRAW_ID + 2
-    raise IllegalAction("ids", f"{action!r} is not a Triominos action")
+def place_key(tile: int, c: int, rot: int) -> int:
+    return (tile * NUM_CELLS + c) * 3 + rot
 
 
-def action_from_id(number: object, fits: list[dict[int, int]]) -> Action:
-    """The action with id `number`, a placement turned the way it fits (`Board.fits`)."""
-    number = check_action_id(number, NUM_ACTIONS, "Triominos")
-    if number >= DRAW_ID:
-        return (DRAW, PASS, STOP)[number - DRAW_ID]
-    t, w = divmod(number, NUM_WINDOW)
-    c = WINDOW_CELLS[w]
-    return Place(t, c, fits[t].get(c, 0))
-
-
-def action_from_json(obj: Any) -> Action:
-    """Decode an action; RecordError names what is malformed."""
-    kind = object_kind(obj, FIELDS, "Triominos action")
-    if kind != "place":
-        return _PLAIN[kind]
-    tile = tile_named(obj.get("tile"), "place action field 'tile'")
-    x = whole_in_range(obj.get("x"), -RECORD_REACH, RECORD_REACH, "place action field 'x'")
-    y = whole_in_range(obj.get("y"), -RECORD_REACH, RECORD_REACH, "place action field 'y'")
-    rot = whole_in_range(obj.get("rot"), 0, 2, "place action field 'rot'")
-    direction = obj.get("dir")
-    if direction not in ("up", "down"):
-        raise RecordError(f"place action field 'dir' must be \"up\" or \"down\", not {shown(direction)}")
-    if rot not in ROTATIONS[tile]:
-        raise RecordError(f"tile {NAME[tile]} has rotations {list(ROTATIONS[tile])}, not {rot}")
-    c = cell(x, y, 0 if direction == "up" else 1)
-    if not in_window(c):
-        raise RecordError(f"cell ({x},{y}) {direction} is outside the board window")
-    return Place(tile, c, rot)
+def placement(tile: int, c: int, rot: int) -> Place:
+    """The placement of `tile` on cell `c` turned `rot` steps, made once."""
+    key = place_key(tile, c, rot)
+    found = PLACES.get(key)
+    if found is None:
+        found = PLACES[key] = SPACE.adopt(Place(tile, c, rot))
+    return found

@@ -43,7 +43,7 @@ def _hexagon_outlook(state: TriominosState, action: Place) -> float:
     that fit its corners. Tiles on our rack are a chance for us; every other unplaced tile is on
     an opponent's rack with probability (their tiles / all tiles we cannot see)."""
     board = state.board
-    t, c, r = action
+    t, c, r = action.tile, action.cell, action.rot
     corners = [p for p in CORNERS[c] if board.fill[p] == 4]
     if not corners:
         return 0.0
@@ -73,7 +73,7 @@ def _hexagon_outlook(state: TriominosState, action: Place) -> float:
 def placement_value(state: TriominosState, action: Place) -> float:
     """Immediate value of a placement for the player to move (see the module docstring)."""
     board = state.board
-    t, c, _ = action
+    t, c = action.tile, action.cell
     value = float(SUM[t])
     if board.history:
         kind = board.bonus(c)
@@ -94,7 +94,7 @@ def choose(state: TriominosState, rng: Rng) -> Action:
     best_key: tuple[float, int] | None = None
     fallback: Action | None = None
     for action in actions:
-        if type(action) is not Place:
+        if not isinstance(action, Place):
             fallback = action
             continue
         key = (placement_value(state, action), -SUM[action.tile])
@@ -102,7 +102,7 @@ def choose(state: TriominosState, rng: Rng) -> Action:
             best_key, best = key, [action]
         elif key == best_key:
             best.append(action)
-    if best_key is not None and (best_key[0] > -DRAW_PENALTY or type(fallback) is not Draw):
+    if best_key is not None and (best_key[0] > -DRAW_PENALTY or not isinstance(fallback, Draw)):
         return best[rng.below(len(best))]
     assert fallback is not None  # a turn always offers draw, pass or stop besides placements
     return fallback

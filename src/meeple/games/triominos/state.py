@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import Any, Self, cast
 
 from meeple.core.errors import IllegalAction
 from meeple.core.protocol import Event, Game, winners_by_key
@@ -10,9 +10,9 @@ from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.core.statefields import Derived
 from meeple.games.triominos import actions, codec, view
-from meeple.games.triominos.actions import DRAW, PASS, STOP, Action, Draw, Pass, Place, Stop
+from meeple.games.triominos.actions import DRAW, PASS, PLACES, STOP, Action, Draw, Pass, Place, Stop, placement
 from meeple.games.triominos.components import NAME, NUM_TILES, SUM
-from meeple.games.triominos.geometry import ORIGIN, UP, cell_xyd
+from meeple.games.triominos.geometry import NUM_CELLS, ORIGIN, UP, cell_xyd
 from meeple.games.triominos.placements import Board
 from meeple.games.triominos.scoring import (
     BONUS_NAME,
@@ -132,13 +132,16 @@ class TriominosState(State[Action]):
         p = self.current
         board = self.board
         if not board.history:
-            return [Place(t, ORIGIN, 0) for t in sorted(self.racks[p])]  # M8: any rack tile
+            return [placement(t, ORIGIN, 0) for t in sorted(self.racks[p])]  # M8: any rack tile
         fits = board.fits
         acts: list[Action] = []
         tiles = (self.last_drawn,) if self.drawn_tile_only and self.draws else sorted(self.racks[p])
+        made = PLACES
         for t in tiles:
+            first = t * NUM_CELLS
             for c, r in fits[t].items():
-                acts.append(Place(t, c, r))
+                action = made.get((first + c) * 3 + r)  # actions.place_key, inlined: the hot loop
+                acts.append(placement(t, c, r) if action is None else action)
         if self.draws < MAX_DRAWS:
             acts.append(DRAW if self.pool else PASS)
         else:
@@ -149,44 +152,49 @@ class TriominosState(State[Action]):
         return actions.action_id(action)
 
     def action_from_id(self, action_id: object) -> Action:
-        return actions.action_from_id(action_id, self.board.fits)
+        """The id's action, a placement turned the way it fits (`Board.fits`; see actions)."""
+        action = actions.action_from_id(action_id)
+        if isinstance(action, Place):
+            return placement(action.tile, action.cell, self.board.fits[action.tile].get(action.cell, 0))
+        return action
 
     # -- checking -------------------------------------------------------------------------------
     def _check(self, action: object) -> None:
         p = self.current
-        if type(action) is Place:
-            t, c, r = action
-            if not (0 <= t < NUM_TILES) or t not in self.racks[p]:
-                raise IllegalAction("M6", f"tile {NAME[t] if 0 <= t < NUM_TILES else t} is not on your rack")
-            board = self.board
-            if board.empty:
-                if c != ORIGIN or r != 0:
-                    raise IllegalAction("M8", "the opening tile goes on the origin cell (0,0) up, rotation 0")
-                return
-            if self.drawn_tile_only and self.draws and t != self.last_drawn:
-                raise IllegalAction("M6", "with drawn_tile_only, after a draw only the drawn tile may be placed")
-            if not board.fits_at(t, c, r):
-                raise IllegalAction("M2", board.why_not(t, c, r))
+        if actions.SPACE.id_or_none(action) is None:
+            raise IllegalAction("rules", f"{action!r} is not a Triominos action")
+        move: Action = cast(Action, action)
+        match move:
+            case Place(t, c, r):
+                self._check_place(p, t, c, r)
+            case _ if self.board.empty:
+                raise IllegalAction("M8", "the opener must place a tile")
+            case Draw():
+                if self.draws >= MAX_DRAWS:
+                    raise IllegalAction("M6", "at most three draws per turn")
+                if not self.pool:
+                    raise IllegalAction("M7", "the pool is empty: place a tile or pass")
+            case Pass():
+                if self.draws >= MAX_DRAWS:
+                    raise IllegalAction("M6", "after the third draw the turn ends with stop (-10), not pass")
+                if self.pool:
+                    raise IllegalAction("M7", "passing is only possible when the pool is empty: draw instead")
+            case Stop():
+                if self.draws < MAX_DRAWS:
+                    raise IllegalAction("M6", "stop ends a turn only after the third draw")
+
+    def _check_place(self, p: int, t: int, c: int, r: int) -> None:
+        if t not in self.racks[p]:
+            raise IllegalAction("M6", f"tile {NAME[t]} is not on your rack")
+        board = self.board
+        if board.empty:
+            if c != ORIGIN or r != 0:
+                raise IllegalAction("M8", "the opening tile goes on the origin cell (0,0) up, rotation 0")
             return
-        if self.board.empty:
-            raise IllegalAction("M8", "the opener must place a tile")
-        if type(action) is Draw:
-            if self.draws >= MAX_DRAWS:
-                raise IllegalAction("M6", "at most three draws per turn")
-            if not self.pool:
-                raise IllegalAction("M7", "the pool is empty: place a tile or pass")
-            return
-        if type(action) is Pass:
-            if self.draws >= MAX_DRAWS:
-                raise IllegalAction("M6", "after the third draw the turn ends with stop (-10), not pass")
-            if self.pool:
-                raise IllegalAction("M7", "passing is only possible when the pool is empty: draw instead")
-            return
-        if type(action) is Stop:
-            if self.draws < MAX_DRAWS:
-                raise IllegalAction("M6", "stop ends a turn only after the third draw")
-            return
-        raise IllegalAction("rules", f"{action!r} is not a Triominos action")
+        if self.drawn_tile_only and self.draws and t != self.last_drawn:
+            raise IllegalAction("M6", "with drawn_tile_only, after a draw only the drawn tile may be placed")
+        if not board.fits_at(t, c, r):
+            raise IllegalAction("M2", board.why_not(t, c, r))
 
     # -- doing ----------------------------------------------------------------------------------
     def _score(self, seat: int, part: int, amount: int) -> None:
@@ -197,56 +205,61 @@ class TriominosState(State[Action]):
 
     def _do(self, action: Action, log: list[Event] | None) -> None:
         p = self.current
-        if type(action) is Place:
-            t, c, r = action
-            self.racks[p].remove(t)
-            bonus = self.board.place(t, c, r)
-            self._score(p, TILES, SUM[t])  # M3
+        # Bare class patterns: capturing fields through __match_args__ costs the pure build's
+        # playouts a tenth of their speed.
+        match action:
+            case Place():
+                self._place(p, action.tile, action.cell, action.rot, log)
+            case Draw():
+                t = self.pool.pop()
+                self.racks[p].append(t)
+                self.draws += 1
+                self.drawn[p] += 1
+                self.last_drawn = t
+                self._score(p, DRAWS, -DRAW_PENALTY)  # M6
+                if log is not None:
+                    log.append(Event("draw", p, {"who": p, "penalty": DRAW_PENALTY}, secret={"tile": NAME[t]},
+                                     visible_to=(p,)))
+            case Pass():
+                if log is not None:
+                    log.append(Event("pass", p, {"who": p}))  # M7
+                self._end_idle_turn(log)
+            case Stop():
+                self._score(p, NO_PLAY, -STOP_PENALTY)  # M6
+                if log is not None:
+                    log.append(Event("stop", p, {"who": p, "penalty": STOP_PENALTY}))
+                self._end_idle_turn(log)
+
+    def _place(self, p: int, t: int, c: int, r: int, log: list[Event] | None) -> None:
+        """M2-M5: the tile leaves the rack for the board and scores; going out ends the round."""
+        self.racks[p].remove(t)
+        bonus = self.board.place(t, c, r)
+        self._score(p, TILES, SUM[t])  # M3
+        if bonus:
+            self._score(p, BONUS_PART[bonus], BONUS_POINTS[bonus])  # M4, M5
+        self.idle = 0
+        if log is not None:
+            x, y, d = cell_xyd(c)
+            log.append(
+                Event(
+                    "place",
+                    p,
+                    {
+                        "who": p,
+                        "tile": NAME[t],
+                        "x": x,
+                        "y": y,
+                        "dir": "up" if d == UP else "down",
+                        "points": SUM[t] + (BONUS_POINTS[bonus] if bonus else 0),
+                    },
+                )
+            )
             if bonus:
-                self._score(p, BONUS_PART[bonus], BONUS_POINTS[bonus])  # M4, M5
-            self.idle = 0
-            if log is not None:
-                x, y, d = cell_xyd(c)
-                log.append(
-                    Event(
-                        "place",
-                        p,
-                        {
-                            "who": p,
-                            "tile": NAME[t],
-                            "x": x,
-                            "y": y,
-                            "dir": "up" if d == UP else "down",
-                            "points": SUM[t] + (BONUS_POINTS[bonus] if bonus else 0),
-                        },
-                    )
-                )
-                if bonus:
-                    log.append(Event(BONUS_NAME[bonus], p, {"who": p, "points": BONUS_POINTS[bonus]}))
-            if not self.racks[p]:
-                self._go_out(p, log)
-            else:
-                self._next_turn()
-        elif type(action) is Draw:
-            t = self.pool.pop()
-            self.racks[p].append(t)
-            self.draws += 1
-            self.drawn[p] += 1
-            self.last_drawn = t
-            self._score(p, DRAWS, -DRAW_PENALTY)  # M6
-            if log is not None:
-                log.append(
-                    Event("draw", p, {"who": p, "penalty": DRAW_PENALTY}, secret={"tile": NAME[t]}, visible_to=(p,))
-                )
-        elif type(action) is Pass:
-            if log is not None:
-                log.append(Event("pass", p, {"who": p}))  # M7
-            self._end_idle_turn(log)
+                log.append(Event(BONUS_NAME[bonus], p, {"who": p, "points": BONUS_POINTS[bonus]}))
+        if not self.racks[p]:
+            self._go_out(p, log)
         else:
-            self._score(p, NO_PLAY, -STOP_PENALTY)  # M6
-            if log is not None:
-                log.append(Event("stop", p, {"who": p, "penalty": STOP_PENALTY}))
-            self._end_idle_turn(log)
+            self._next_turn()
 
     def _next_turn(self) -> None:
         self.current = (self.current + 1) % self.num_players

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from meeple.core.rng import Rng
 from meeple.core.shares import softmax_shares
-from meeple.games.triqueta.actions import DRAW_ACTION, KEEP, PLACE, TAKE_ACTIONS, Action
+from meeple.games.triqueta.actions import DRAW_ACTION, TAKE_ACTIONS, Action, Discard, Draw, Keep, Place, Take
 from meeple.games.triqueta.components import MAX_FACE_DOWN, NUM_ANIMALS, TOKENS_PER_ANIMAL, TOWERS
 from meeple.games.triqueta.scoring import ROCK_POINTS, TREE_POINTS, collection_points, with_face_down
 from meeple.games.triqueta.state import TriquetaState
@@ -90,14 +90,16 @@ def _choose_after_draw(state: TriquetaState, seat: int) -> Action:
     best: tuple[float, int, Action] | None = None
     keep_allowed = len(state.face_down[seat]) < MAX_FACE_DOWN
     for move in state.legal_actions():
-        kind, row, slot = move
-        token = state.pending[slot]
-        if kind == PLACE:
-            score = _placement_score(state, seat, row, token)
-        elif kind == KEEP and keep_allowed:
-            score = gain(state.counts[seat], state.face_down[seat], [token]) - _keep_cost(state, seat)
-        else:  # duo: returning a token to the box is neutral for everyone
-            score = -0.25
+        match move:
+            case Place(row, slot):
+                score = _placement_score(state, seat, row, state.pending[slot])
+            case Keep(slot) if keep_allowed:
+                token = state.pending[slot]
+                score = gain(state.counts[seat], state.face_down[seat], [token]) - _keep_cost(state, seat)
+            case Keep() | Discard():  # duo: returning a token to the box is neutral for everyone
+                score = -0.25
+            case Take() | Draw():
+                raise AssertionError("a drawn token is waiting: no take or draw is legal")
         key = (score, -state.action_id(move), move)
         if best is None or key[:2] > best[:2]:
             best = key
