@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from meeple.games.castell import actions as A
+from meeple.games.castell.actions import SPACE
 from meeple.games.castell.components import PRACTICE, REGIONS, SPECIAL, TILE_KINDS
 from meeple.games.castell.towers.cache import needed
 from meeple.games.castell.towers.rules import MAX_SKILL, SKILLS, Tower, eligible, validate
@@ -30,7 +31,7 @@ PHASE_TURNS, PHASE_FESTIVAL = 0, 1
 
 def why_illegal(state: CastellState, action: Any) -> Ruling:
     """The (ruling, message) that forbids `action` now, or None if it is legal."""
-    if A.id_or_none(action) is None:
+    if SPACE.id_or_none(action) is None:
         return ("actions", f"{action!r} is not a Castell action")
     if state.over:
         return ("end", "the game is over")

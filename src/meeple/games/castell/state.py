@@ -17,7 +17,7 @@ from meeple.core.state import State
 from meeple.core.statefields import Derived
 from meeple.games.castell import actions as A
 from meeple.games.castell import codec, view
-from meeple.games.castell.actions import Action
+from meeple.games.castell.actions import SPACE, Action
 from meeple.games.castell.components import (
     FIRST_FESTIVAL_ROUND,
     LAST_ROUND,
@@ -263,11 +263,14 @@ class CastellState(State[Action]):
         out.append(A.END_TURN)
         return out
 
+    def legal_action_ids(self) -> list[int]:
+        return SPACE.action_ids(self.legal_actions())
+
     def action_id(self, action: object) -> int:
-        return A.action_id(action)
+        return SPACE.action_id(action)
 
     def action_from_id(self, action_id: object) -> Action:
-        return A.action_from_id(action_id)
+        return SPACE.action_from_id(action_id)
 
     # -- checking -------------------------------------------------------------------------------
     def _check(self, action: object) -> None:

@@ -18,13 +18,14 @@ from meeple.core.protocol import Event, Game
 from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.core.statefields import Derived
-from meeple.games.celtica import actions, codec, scoring, view
+from meeple.games.celtica import codec, scoring, view
 from meeple.games.celtica.actions import (
     BUY,
     CULT,
     DONE,
     GIVE,
     PLAYS_UPTO,
+    SPACE,
     SWAP,
     TAKE,
     Action,
@@ -190,15 +191,18 @@ class CelticaState(State[Action]):
         out.append(DONE)
         return out
 
+    def legal_action_ids(self) -> list[int]:
+        return SPACE.action_ids(self.legal_actions())
+
     def action_id(self, action: object) -> int:
-        return actions.action_id(action)
+        return SPACE.action_id(action)
 
     def action_from_id(self, action_id: object) -> Action:
-        return actions.action_from_id(action_id)
+        return SPACE.action_from_id(action_id)
 
     # -- checking -------------------------------------------------------------------------------
     def _check(self, action: object) -> None:
-        if actions.id_or_none(action) is None:
+        if SPACE.id_or_none(action) is None:
             raise IllegalAction("C5", f"{action!r} is not a Celtica action")
         action = cast(Action, action)
         phase = self.phase

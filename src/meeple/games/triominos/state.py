@@ -9,8 +9,8 @@ from meeple.core.protocol import Event, Game, winners_by_key
 from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.core.statefields import Derived
-from meeple.games.triominos import actions, codec, view
-from meeple.games.triominos.actions import DRAW, PASS, PLACES, STOP, Action, Draw, Pass, Place, Stop, placement
+from meeple.games.triominos import codec, view
+from meeple.games.triominos.actions import DRAW, PASS, PLACES, SPACE, STOP, Action, Draw, Pass, Place, Stop, placement
 from meeple.games.triominos.components import NAME, NUM_TILES, SUM
 from meeple.games.triominos.geometry import NUM_CELLS, ORIGIN, UP, cell_xyd
 from meeple.games.triominos.placements import Board
@@ -148,12 +148,15 @@ class TriominosState(State[Action]):
             acts.append(STOP)
         return acts
 
+    def legal_action_ids(self) -> list[int]:
+        return SPACE.action_ids(self.legal_actions())
+
     def action_id(self, action: object) -> int:
-        return actions.action_id(action)
+        return SPACE.action_id(action)
 
     def action_from_id(self, action_id: object) -> Action:
         """The id's action, a placement turned the way it fits (`Board.fits`; see actions)."""
-        action = actions.action_from_id(action_id)
+        action = SPACE.action_from_id(action_id)
         if isinstance(action, Place):
             return placement(action.tile, action.cell, self.board.fits[action.tile].get(action.cell, 0))
         return action
@@ -161,7 +164,7 @@ class TriominosState(State[Action]):
     # -- checking -------------------------------------------------------------------------------
     def _check(self, action: object) -> None:
         p = self.current
-        if actions.SPACE.id_or_none(action) is None:
+        if SPACE.id_or_none(action) is None:
             raise IllegalAction("rules", f"{action!r} is not a Triominos action")
         move: Action = cast(Action, action)
         match move:

@@ -14,12 +14,13 @@ from meeple.core.protocol import Event, Game, winners_by_key
 from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.core.statefields import Derived, Shared
-from meeple.games.triqueta import actions, codec, view
+from meeple.games.triqueta import codec, view
 from meeple.games.triqueta.actions import (
     DISCARD,
     DRAW_ACTION,
     KEEP,
     PLACE,
+    SPACE,
     TAKE_ACTIONS,
     Action,
     Discard,
@@ -120,15 +121,18 @@ class TriquetaState(State[Action]):
                 found.append(discard_action(slot))
         return found
 
+    def legal_action_ids(self) -> list[int]:
+        return SPACE.action_ids(self.legal_actions())
+
     def action_id(self, action: object) -> int:
-        return actions.action_id(action)
+        return SPACE.action_id(action)
 
     def action_from_id(self, action_id: object) -> Action:
-        return actions.action_from_id(action_id)
+        return SPACE.action_from_id(action_id)
 
     # -- checking -------------------------------------------------------------------------------
     def _check(self, action: object) -> None:
-        if actions.id_or_none(action) is None:
+        if SPACE.id_or_none(action) is None:
             raise IllegalAction("moves", f"{action!r} is not a Triqueta action")
         rows = self.rows
         match cast(Action, action):
