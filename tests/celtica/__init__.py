@@ -1,2 +1,2 @@
-"""Celtica tests: rules by ruling id, actions, views, the codec, properties, bots, rendering,
+"""Celtica tests: rules by ruling id, actions, views, saved states, properties, bots, rendering,
 the board file, the command."""

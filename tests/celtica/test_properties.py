@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from meeple.core.conformance import canonical, check_random_game
 from meeple.core.state import State
-from meeple.games.celtica.codec import component_totals
+from meeple.games.celtica.integrity import component_totals
 from meeple.games.celtica.phases import PLAY_PHASE
 from meeple.games.celtica.state import CelticaState
 from tests.celtica.helpers import GAME

@@ -9,7 +9,7 @@ from meeple.core.rng import Rng
 from meeple.games.celtica import scoring
 from meeple.games.celtica.actions import BUY, CULT, DONE, GIVE, PLAY, SWAP, TAKE, Play
 from meeple.games.celtica.board_file import load_board
-from meeple.games.celtica.codec import component_totals
+from meeple.games.celtica.integrity import component_totals
 from meeple.games.celtica.phases import CULT_PHASE, END_PHASE, GIVE_PHASE, PLAY_PHASE, TAKE_PHASE
 from tests.celtica.helpers import BLACK, BROWN, CENTRE, GAME, GREY, RED, WHITE, hand, part_counts, position, turn
 

@@ -1,1 +1,1 @@
-"""Triominos tests: rules by ruling id, actions, views, the codec, properties, bots, rendering, geometry."""
+"""Triominos tests: rules by ruling id, actions, views, saved states, properties, bots, rendering, geometry."""

@@ -439,7 +439,7 @@ class Festival:
 
     @classmethod
     def from_json(cls, obj: Any) -> Festival:
-        """[tile, region, [sizes]] (ranges against the components are the codec's check)."""
+        """[tile, region, [sizes]] (ranges against the components are checked in integrity.py)."""
         if type(obj) is not list or len(obj) != 3 or type(obj[2]) is not list:
             raise RecordError(f"a festival is [tile, region, [sizes]], not {obj!r}")
         tile, region, tokens = obj

@@ -16,7 +16,7 @@ from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.core.statefields import Derived
 from meeple.games.castell import actions as A
-from meeple.games.castell import codec, view
+from meeple.games.castell import integrity, view
 from meeple.games.castell.actions import SPACE, Action
 from meeple.games.castell.components import (
     FIRST_FESTIVAL_ROUND,
@@ -511,4 +511,4 @@ class CastellState(State[Action]):
         return view.determinize(self, observer, rng)
 
     def validate(self) -> None:
-        codec.validate(self)
+        integrity.validate(self)

@@ -5,7 +5,7 @@ experience cards and parts by type, the display as counts by type, and explicit 
 for the three draw piles (druid deck, experience deck, part supply). The Rng state lives in the
 state because piles are reshuffled during play (C6, C7, C9).
 
-What each seat may see lives in view.py, the checks of a loaded state in codec.py; this module
+What each seat may see lives in view.py, the checks of a loaded state in integrity.py; this module
 holds the rules: whose decision it is, what is legal, and what an action does.
 """
 
@@ -18,7 +18,7 @@ from meeple.core.protocol import Event, Game
 from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.core.statefields import Derived
-from meeple.games.celtica import codec, scoring, view
+from meeple.games.celtica import integrity, scoring, view
 from meeple.games.celtica.actions import (
     BUY,
     CULT,
@@ -563,7 +563,7 @@ class CelticaState(State[Action]):
             return []
         return self.standings()[0]
 
-    # -- information (view.py) and loading (codec.py) ----------------------------------------------
+    # -- information (view.py) and loading (integrity.py) ------------------------------------------
     def view(self, player: object) -> CelticaView:
         return view.view(self, player)
 
@@ -571,4 +571,4 @@ class CelticaState(State[Action]):
         return view.determinize(self, observer, rng)
 
     def validate(self) -> None:
-        codec.validate(self)
+        integrity.validate(self)

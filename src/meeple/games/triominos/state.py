@@ -9,7 +9,7 @@ from meeple.core.protocol import Event, Game, winners_by_key
 from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.core.statefields import Derived
-from meeple.games.triominos import codec, view
+from meeple.games.triominos import integrity, view
 from meeple.games.triominos.actions import DRAW, PASS, PLACES, SPACE, STOP, Action, Draw, Pass, Place, Stop, placement
 from meeple.games.triominos.components import NAME, NUM_TILES, SUM
 from meeple.games.triominos.geometry import NUM_CELLS, ORIGIN, UP, cell_xyd
@@ -336,5 +336,5 @@ class TriominosState(State[Action]):
         return view.determinize(self, observer, rng)
 
     def validate(self) -> None:
-        codec.validate(self)
+        integrity.validate(self)
 

@@ -14,7 +14,7 @@ from meeple.core.protocol import Event, Game, winners_by_key
 from meeple.core.rng import Rng
 from meeple.core.state import State
 from meeple.core.statefields import Derived, Shared
-from meeple.games.triqueta import codec, view
+from meeple.games.triqueta import integrity, view
 from meeple.games.triqueta.actions import (
     DISCARD,
     DRAW_ACTION,
@@ -331,4 +331,4 @@ class TriquetaState(State[Action]):
         return view.determinize(self, observer, rng)
 
     def validate(self) -> None:
-        codec.validate(self)
+        integrity.validate(self)
