@@ -6,6 +6,8 @@ import pytest
 
 from meeple.core.conformance import check_ids_round_trip
 from meeple.core.errors import IllegalAction, RecordError
+from meeple.core.rng import Rng
+from meeple.games.triominos import actions
 from meeple.games.triominos.actions import DRAW, DRAW_ID, NUM_ACTIONS, PASS, STOP, Place
 from meeple.games.triominos.components import INDEX
 from meeple.games.triominos.geometry import NUM_WINDOW, ORIGIN, cell
@@ -69,3 +71,16 @@ def test_placements_are_made_once_and_every_game_asks_ids_alike():
     first = state.legal_actions()
     assert all(a is b for a, b in zip(first, GAME.new_game(2, seed=5).legal_actions()))
     assert [state.action_from_id(state.action_id(a)) for a in first] == first
+
+
+def test_the_placement_cache_starts_again_past_its_bound_and_ids_stay_right(monkeypatch):
+    monkeypatch.setattr(actions, "PLACES_BOUND", 40)
+    state = GAME.new_game(3, seed=8)
+    rng = Rng(8)
+    while not state.is_terminal:
+        legal = state.legal_actions()
+        assert len(actions.PLACES) <= 40
+        ids = state.legal_action_ids()
+        assert ids == [actions.SPACE.action_id(a) for a in legal]
+        assert all(state.action_from_id(i) == a for i, a in zip(ids, legal))
+        state.step(legal[rng.below(len(legal))])

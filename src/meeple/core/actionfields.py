@@ -235,6 +235,13 @@ class ActionSpace(Generic[A]):
         self._id_of_instance[id(action)] = number
         return action
 
+    def release_adopted(self) -> None:
+        """Forget every adopted action, to bound a game's cache of them. An action still held
+        elsewhere keeps its id, computed from its fields instead of found by identity."""
+        for action in self._kept:
+            del self._id_of_instance[id(action)]
+        self._kept.clear()
+
     def action_id(self, action: object) -> int:
         """The id of `action` (IllegalAction when it is not one of this space's actions)."""
         number = self._id_of_instance.get(id(action))  # the common case, without a call
