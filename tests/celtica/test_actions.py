@@ -6,6 +6,7 @@ from typing import Any, cast
 
 import pytest
 
+from meeple import _native as native
 from meeple.core.errors import IllegalAction, RecordError
 from meeple.games.celtica.actions import DONE, PLAY, TAKE, Play, action_from_json
 from tests.celtica.helpers import GAME, GREY, RED, hand, position
@@ -49,12 +50,23 @@ def test_malformed_action_values_are_rejected_without_change():
 
     s = GAME.new_game(3, seed=2)
     before = s.to_json()
-    wrong_type = Play(cast(Any, "red"), 1, 0)  # a field of the wrong type, on purpose
-    bads: list[Any] = [Play(7, 1, 0), Play(0, 0, 0), Play(0, 13, 0), Play(0, 1, 5), wrong_type, Cult(False), "play",
-                       None]
+    bads: list[Any] = [Play(7, 1, 0), Play(0, 0, 0), Play(0, 13, 0), Play(0, 1, 5), Cult(False), "play", None]
     for bad in bads:
         with pytest.raises(IllegalAction):
             s.apply(bad)
+    assert s.to_json() == before
+
+
+def test_a_field_of_the_wrong_type_never_reaches_the_rules():
+    s = GAME.new_game(3, seed=2)
+    before = s.to_json()
+    try:
+        wrong_type = Play(cast(Any, "red"), 1, 0)
+    except TypeError:
+        assert native.MODE == "compiled"  # the compiled class refuses it itself
+    else:
+        with pytest.raises(IllegalAction):
+            s.apply(wrong_type)
     assert s.to_json() == before
 
 
