@@ -14,6 +14,7 @@ from itertools import islice
 from typing import Any
 
 from meeple.core.errors import IllegalAction
+from meeple.core.events import Recorder
 from meeple.core.protocol import Game, StateT
 from meeple.core.rng import Rng
 from meeple.core.state import State
@@ -121,6 +122,18 @@ def check_random_game(
         again.step(action)
     assert canonical(again.to_json()) == canonical(state.to_json()), "same seed and actions, different state"
     return state
+
+
+def check_quiet_sink(recording: type[Recorder], quiet: Recorder) -> None:
+    """A game's quiet event sink (meeple.core.events) overrides every event method its
+    recording class declares and holds nothing, so the search path never builds an event."""
+    assert isinstance(quiet, recording) and type(quiet) is not recording, "the quiet sink is not a subclass"
+    below = recording.__mro__[: recording.__mro__.index(Recorder)]
+    kinds = {name for cls in below for name, value in vars(cls).items() if not name.startswith("_") and callable(value)}
+    assert kinds, "the recording class declares no event"
+    missing = sorted(kinds - set(vars(type(quiet))))
+    assert not missing, f"the quiet sink would record {missing}"
+    assert not hasattr(quiet, "log") and not getattr(quiet, "__dict__", None), "the quiet sink holds state"
 
 
 def random_position(

@@ -36,6 +36,7 @@ from meeple.games.castell.components import (
     components_for_option,
     parse_components_option,
 )
+from meeple.games.castell.events import QUIET, CastellEvents
 from meeple.games.castell.legality import (
     MOVE_USED,
     PHASE_FESTIVAL,
@@ -142,7 +143,7 @@ class CastellState(State[Action]):
             claimed=[[] for _ in range(n)], prizes=[[] for _ in range(n)], size_tokens=[[] for _ in range(n)],
             best=[0] * n, skill_at=tuple(tiles), festivals=tuple(festivals), queue=[], entries=[], results=[],
         )
-        state._fill_regions(None)
+        state._fill_regions(QUIET)
         for _ in range(n):
             team = [0] * COUNTS_LEN
             for _ in range(START_TEAM):
@@ -150,7 +151,7 @@ class CastellState(State[Action]):
             state.teams.append(team)
         return state
 
-    def _fill_regions(self, log: list[Event] | None, refill: str = "top_up") -> None:
+    def _fill_regions(self, events: CastellEvents, refill: str = "top_up") -> None:
         """K2: top every region up to 5/4/3 castellers while the bag lasts, in region order; with
         `refill="add"` (option `refill`, the translation's other reading) add 5/4/3 to each."""
         target = PER_REGION[self.num_players]
@@ -163,8 +164,7 @@ class CastellState(State[Action]):
                 pool[size] += 1
                 drawn.append(size)
                 missing -= 1
-            if log is not None and drawn:
-                log.append(Event("refill", None, {"region": REGIONS[r], "sizes": sorted(drawn)}))
+            events.refill(r, drawn)
 
     def _start_turns(self) -> None:
         self.phase = PHASE_TURNS
@@ -284,28 +284,28 @@ class CastellState(State[Action]):
 
     # -- performing -----------------------------------------------------------------------------
     def _do(self, action: Action, log: list[Event] | None) -> None:
+        events = QUIET if log is None else CastellEvents(log)
         # Bare class patterns: capturing fields through __match_args__ costs the pure build's
         # playouts a tenth of their speed.
         match action:
             case A.EndTurn():
-                if log is not None:
-                    log.append(Event("end_turn", self.current))
-                self._next_turn(log)
+                events.end_turn(self.current)
+                self._next_turn(events)
             case A.Enter() | A.Decline():
-                self._decide(action, log)
+                self._decide(action, events)
             case A.Recruit():
-                self._recruit(action.size, log)
+                self._recruit(action.size, events)
             case A.Move():
                 self.recruit_open = False
-                self._move(action.region, log)
+                self._move(action.region, events)
             case A.Train():
                 self.recruit_open = False
-                self._train(action.target, log)
+                self._train(action.target, events)
             case A.SingleRecruit() | A.ExtraMove() | A.Perform():
                 self.recruit_open = False
-                self._special(action, log)
+                self._special(action, events)
 
-    def _recruit(self, size: int, log: list[Event] | None) -> None:
+    def _recruit(self, size: int, events: CastellEvents) -> None:
         """K4 Recruit: one casteller; the second of a Recruit action closes it."""
         p = self.current
         region = self.pawn[p]
@@ -316,30 +316,26 @@ class CastellState(State[Action]):
         else:
             self.used |= RECRUIT_USED
             self.recruit_open = True
-        if log is not None:
-            log.append(Event("recruit", p, {"size": size, "region": REGIONS[region]}))
+        events.recruit(p, size, region)
 
-    def _move(self, region: int, log: list[Event] | None) -> None:
+    def _move(self, region: int, events: CastellEvents) -> None:
         p = self.current
         placing = self.pawn[p] < 0
         self.used |= MOVE_USED
         self.pawn[p] = region
-        if log is not None:
-            log.append(Event("place_pawn" if placing else "move", p, {"region": REGIONS[region]}))
+        events.move(p, region, placing)
 
-    def _train(self, target: int, log: list[Event] | None) -> None:
+    def _train(self, target: int, events: CastellEvents) -> None:
         p = self.current
         self.used |= TRAIN_USED
         if target == A.SPECIAL_TARGET:
             self.free_special = True
-            if log is not None:
-                log.append(Event("train_special", p, {}))
+            events.train_special(p)
         else:
             self.skills[p][target] += 1
-            if log is not None:
-                log.append(Event("train", p, {"skill": SKILLS[target], "level": self.skills[p][target]}))
+            events.train(p, target, self.skills[p][target])
 
-    def _special(self, action: A.SingleRecruit | A.ExtraMove | A.Perform, log: list[Event] | None) -> None:
+    def _special(self, action: A.SingleRecruit | A.ExtraMove | A.Perform, events: CastellEvents) -> None:
         """A special action (K5): free from the Special tile, or paid with a token in the region."""
         p = self.current
         region = self.pawn[p]
@@ -355,17 +351,14 @@ class CastellState(State[Action]):
             case A.SingleRecruit():
                 self.pool[region][action.size] -= 1
                 self.teams[p][action.size] += 1
-                if log is not None:
-                    log.append(Event("single_recruit", p, {"size": action.size, "region": REGIONS[region],
-                                                           "paid": paid}))
+                events.single_recruit(p, action.size, region, paid)
             case A.ExtraMove():
                 self.pawn[p] = action.region
-                if log is not None:
-                    log.append(Event("extra_move", p, {"region": REGIONS[action.region], "paid": paid}))
+                events.extra_move(p, action.region, paid)
             case A.Perform():
-                self._perform(p, region, action, paid, log)
+                self._perform(p, region, action, paid, events)
 
-    def _perform(self, p: int, region: int, action: A.Perform, paid: bool, log: list[Event] | None) -> None:
+    def _perform(self, p: int, region: int, action: A.Perform, paid: bool, events: CastellEvents) -> None:
         """K10: claim the tile; special action tokens in the region move to the player board
         (option `performance_tokens`: the player's own (K10) or everyone's (the rulebook text))."""
         slot = action.slot
@@ -379,15 +372,9 @@ class CastellState(State[Action]):
             moved += tokens[seat]
             tokens[seat] = 0
         self.player_board_tokens[p][region] += moved
-        if log is not None:
-            local = self.components.local_tiles[tile]
-            tower = action.tower if action.tower is not None else self.tile_tower(p, tile)
-            log.append(Event("perform", p, {
-                "tile": local.id, "stars": local.stars, "region": REGIONS[region], "paid": paid, "tokens": moved,
-                "tower": [list(level) for level in tower or ()],
-            }))
+        events.perform(self, p, region, tile, action.tower, paid, moved)
 
-    def _next_turn(self, log: list[Event] | None) -> None:
+    def _next_turn(self, events: CastellEvents) -> None:
         self.turn += 1
         self.used = 0
         self.recruit_open = False
@@ -411,26 +398,25 @@ class CastellState(State[Action]):
             self.queue = queue
             self.current = queue[0]
         else:
-            self._end_round(log)
+            self._end_round(events)
 
-    def _decide(self, action: A.Enter | A.Decline, log: list[Event] | None) -> None:
+    def _decide(self, action: A.Enter | A.Decline, events: CastellEvents) -> None:
         p = self.current
         if isinstance(action, A.Enter):
             fest = self.festivals[self.round][action.slot]
             tower = action.tower if action.tower is not None else self.best_tower(p, fest)
             assert tower is not None  # legality checked that the seat can enter
             self.entries.append((p, action.slot, tower))
-            if log is not None:
-                log.append(Event("enter", p, {"region": REGIONS[fest.region], "tower": [list(v) for v in tower]}))
-        elif log is not None:
-            log.append(Event("decline", p))
+            events.enter(p, fest.region, tower)
+        else:
+            events.decline(p)
         self.queue.pop(0)
         if self.queue:
             self.current = self.queue[0]
         else:
-            self._end_round(log)
+            self._end_round(events)
 
-    def _score_festivals(self, log: list[Event] | None) -> None:
+    def _score_festivals(self, events: CastellEvents) -> None:
         """K8 scores, K9 prizes and size tokens for every festival of the round."""
         for slot, fest in enumerate(self.festivals[self.round]):
             entrants = [(seat, tower) for seat, s, tower in self.entries if s == slot]
@@ -440,10 +426,11 @@ class CastellState(State[Action]):
             # the set of sizes), but each token is awarded on its own.
             won = size_token_winners([needed(t) for _, t in entrants], fest.tokens)
             placed: list[dict[str, Any]] = []
+            discarded = [size for size, w in zip(fest.tokens, won) if w is None]
             result = {
                 "round": self.round, "festival": self.components.festivals[fest.tile].id,
                 "region": REGIONS[fest.region], "entrants": placed,
-                "discarded": [size for size, w in zip(fest.tokens, won) if w is None],
+                "discarded": discarded,
             }
             for i, (seat, tower) in enumerate(entrants):
                 if scores[i] > self.best[seat]:
@@ -456,32 +443,24 @@ class CastellState(State[Action]):
                     "seat": seat, "tower": [list(v) for v in tower], "score": scores[i], "prize": awards[i],
                     "size_tokens": sizes,
                 })
-                if log is not None:
-                    log.append(Event("festival_score", seat, {
-                        "region": REGIONS[fest.region], "score": scores[i], "prize": awards[i], "size_tokens": sizes,
-                        "best": self.best[seat],
-                    }))
-            if log is not None and result["discarded"]:
-                params = {"region": REGIONS[fest.region], "sizes": result["discarded"]}
-                log.append(Event("size_tokens_discarded", None, params))
+                events.festival_score(seat, fest.region, scores[i], awards[i], sizes, self.best[seat])
+            events.size_tokens_discarded(fest.region, discarded)
             self.results.append(result)
 
-    def _end_round(self, log: list[Event] | None) -> None:
+    def _end_round(self, events: CastellEvents) -> None:
         if self.festivals[self.round]:
-            self._score_festivals(log)
+            self._score_festivals(events)
         if self.round == LAST_ROUND:
             self.over = True
             self.queue = []
             self.entries = []
-            if log is not None:
-                log.append(Event("game_over", None, {"scores": self.scores(), "winners": self.winners()}))
+            events.game_over(self)
             return
         self.round += 1
         self.first = (self.first + 1) % self.num_players  # the first player marker passes clockwise
-        if log is not None:
-            log.append(Event("round_start", self.first, {"round": self.round}))
+        events.round_start(self.first, self.round)
         if self.round in REFILL_ROUNDS:
-            self._fill_regions(log, self.options["refill"])
+            self._fill_regions(events, self.options["refill"])
         self._start_turns()
 
     # -- results --------------------------------------------------------------------------------

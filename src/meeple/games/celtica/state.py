@@ -54,6 +54,7 @@ from meeple.games.celtica.components import (
     Board,
 )
 from meeple.games.celtica.components import CULT as CULT_SITE
+from meeple.games.celtica.events import QUIET, CelticaEvents
 from meeple.games.celtica.phases import CULT_PHASE, END_PHASE, GIVE_PHASE, PHASES, PLAY_PHASE, TAKE_PHASE
 from meeple.games.celtica.view_types import CelticaView
 
@@ -140,7 +141,7 @@ class CelticaState(State[Action]):
             owed_colour=[-1] * n, phase=PLAY_PHASE, pending=0, round=1, final_round=False,
             ender=-1, end_reason="", end_queue=[], rng=rng.state,
         )
-        state._deal(0, None)
+        state._deal(0, QUIET)
         return state
 
     # -- whose turn -----------------------------------------------------------------------------
@@ -252,42 +253,40 @@ class CelticaState(State[Action]):
     # -- performing -----------------------------------------------------------------------------
     def _do(self, action: Action, log: list[Event] | None = None) -> None:
         p = self.current
+        events = QUIET if log is None else CelticaEvents(log)
         # Bare class patterns: capturing fields through __match_args__ costs the pure build's
         # playouts a tenth of their speed.
         match action:
             case Play():
-                self._play(p, action, log)
+                self._play(p, action, events)
             case Take():
                 t = action.part
                 self.display[t] -= 1
                 self.display_size -= 1
                 self.parts[p][t] += 1
-                if log is not None:
-                    log.append(Event("took", p, {"part": PARTS[t]}))
+                events.took(p, t)
                 self.pending -= 1
                 if self.pending == 0 or self.display_size == 0:
-                    self._finish_find(p, log)
+                    self._finish_find(p, events)
             case GiveUp():
                 t = action.part
                 self.parts[p][t] -= 1
                 self.part_discards[t] += 1
                 self.num_part_discards += 1
-                if log is not None:
-                    log.append(Event("gave_up", p, {"part": PARTS[t]}))
+                events.gave_up(p, t)
                 self.pending -= 1
                 if self.pending == 0:
-                    self._finish_ruin(p, log)
+                    self._finish_ruin(p, events)
             case Cult():
                 if action.draw:
-                    card = self._draw_druid(log)
+                    card = self._draw_druid(events)
                     self.hands[p][card] += 1
                     self.cards_held[p] += 1
                     self.owed_colour[p] = card
-                    if log is not None:
-                        log.append(Event("cult_drew", p, {}, {"colour": COLOURS[card]}, (p,)))
-                elif log is not None:
-                    log.append(Event("cult_passed", p))
-                self._end_turn(p, log)
+                    events.cult_drew(p, card)
+                else:
+                    events.cult_passed(p)
+                self._end_turn(p, events)
             case Swap():
                 g, t = action.give, action.take
                 self._spend_experience(p, 1)
@@ -296,28 +295,25 @@ class CelticaState(State[Action]):
                 mine[t] += 1
                 self.display[t] -= 1
                 self.display[g] += 1
-                if log is not None:
-                    log.append(Event("swapped", p, {"give": PARTS[g], "take": PARTS[t]}))
-                self._after_end_action(p, log)
+                events.swapped(p, g, t)
+                self._after_end_action(p, events)
             case Buy():
                 t = action.part
                 self._spend_experience(p, 2)
                 self.parts[p][t] += 1
                 self.display[t] -= 1
                 self.display_size -= 1
-                if log is not None:
-                    log.append(Event("bought", p, {"part": PARTS[t]}))
-                self._after_end_action(p, log)
+                events.bought(p, t)
+                self._after_end_action(p, events)
             case Done():
-                if log is not None:
-                    log.append(Event("end_done", p))
-                self._next_end_player(log)
+                events.end_done(p)
+                self._next_end_player(events)
 
     def step(self, action: Action) -> None:
         """The unchecked fast path (State.step), one call less where the state is compiled."""
         self._do(action, None)
 
-    def _play(self, p: int, a: Play, log: list[Event] | None) -> None:
+    def _play(self, p: int, a: Play, events: CelticaEvents) -> None:
         """C5: discard the cards, move the druid, let the final location act."""
         c, k, e = a.colour, a.cards, a.experience
         self.hands[p][c] -= k
@@ -332,26 +328,20 @@ class CelticaState(State[Action]):
         goal = self.goal
         if start == goal:
             # C5: a druid in the goal does not move; the cards are simply spent.
-            if log is not None:
-                log.append(Event("no_effect", p, {"colour": COLOURS[c], "cards": k, "experience": e}))
-            self._end_turn(p, log)
+            events.no_effect(p, c, k, e)
+            self._end_turn(p, events)
             return
         dest = start + k + e
         if dest > goal:
             dest = goal  # C5: a move that would pass the goal ends on it
         self.druids[c] = dest
-        if log is not None:
-            log.append(Event("played", p, {"colour": COLOURS[c], "cards": k, "experience": e, "from": start,
-                                           "to": dest, "location": self.board.kinds[dest],
-                                           "number": self.site_numbers[dest]}))
+        events.played(self, p, c, k, e, start, dest)
         if dest == goal:
             self.druids_home += 1
-            if log is not None:
-                log.append(Event("druid_home", p, {"colour": COLOURS[c]}))
+            events.druid_home(p, c)
             if not self.final_round:
                 self.final_round = True  # C10: the game ends with this round
-                if log is not None:
-                    log.append(Event("final_round", p))
+                events.final_round(p)
         where = self.site_actions[dest]
         number = self.site_numbers[dest]
         if where == FIND:
@@ -360,7 +350,7 @@ class CelticaState(State[Action]):
                 self.phase = TAKE_PHASE
                 self.pending = n
             else:
-                self._finish_find(p, log)
+                self._finish_find(p, events)
         elif where == RUIN:
             have = sum(self.parts[p])
             n = number if number < have else have
@@ -368,43 +358,42 @@ class CelticaState(State[Action]):
                 self.phase = GIVE_PHASE
                 self.pending = n
             else:
-                self._finish_ruin(p, log)
+                self._finish_ruin(p, events)
         elif where == CULT_SITE and (self.druid_deck or any(self.druid_discards)):
             self.phase = CULT_PHASE
         else:
-            self._end_turn(p, log)
+            self._end_turn(p, events)
 
-    def _finish_find(self, p: int, log: list[Event] | None) -> None:
+    def _finish_find(self, p: int, events: CelticaEvents) -> None:
         """C6, C10: refill the display; the game ends at once if parts cannot be drawn."""
         self.pending = 0
-        if self._refill(log):
-            self._end_turn(p, log)
+        if self._refill(events):
+            self._end_turn(p, events)
         else:
-            self._end_game(p, "parts", log)
+            self._end_game(p, "parts", events)
 
-    def _finish_ruin(self, p: int, log: list[Event] | None) -> None:
+    def _finish_ruin(self, p: int, events: CelticaEvents) -> None:
         """C7: after giving up parts, draw one experience card (none if none is left)."""
         self.pending = 0
         if not self.experience_deck and any(self.experience_discards):
-            self._reshuffle_experience(log)
+            self._reshuffle_experience(events)
         if self.experience_deck:
             card = self.experience_deck.pop()
             self.experience[p][card] += 1
             self.experience_held[p] += 1
-            if log is not None:
-                log.append(Event("experience_drawn", p, {}, {"colour": COLOURS[card]}, (p,)))
-        elif log is not None:
-            log.append(Event("experience_none", p))
-        self._end_turn(p, log)
+            events.experience_drawn(p, card)
+        else:
+            events.experience_none(p)
+        self._end_turn(p, events)
 
-    def _end_turn(self, p: int, log: list[Event] | None) -> None:
+    def _end_turn(self, p: int, events: CelticaEvents) -> None:
         """Pass the turn on (C9), or end the game when all five druids are home (C10)."""
         if self.druids_home == NUM_COLOURS:
-            self._end_game(p, "all_home", log)
+            self._end_game(p, "all_home", events)
             return
         cards_held = self.cards_held
-        if not cards_held[p] and log is not None:
-            log.append(Event("player_out", p))
+        if not cards_held[p]:
+            events.player_out(p)
         n = self.num_players
         for i in range(1, n + 1):
             q = (p + i) % n
@@ -414,28 +403,25 @@ class CelticaState(State[Action]):
                 return
         # C9: everybody is out; p played the last druid card.
         if self.final_round:
-            self._end_game(p, "goal", log)
+            self._end_game(p, "goal", events)
         else:
             self.round += 1
-            self._deal((p + 1) % n, log)
+            self._deal((p + 1) % n, events)
 
-    def _deal(self, starter: int, log: list[Event] | None) -> None:
+    def _deal(self, starter: int, events: CelticaEvents) -> None:
         """C9: each player draws 5 druid cards; `starter` begins the round."""
         n = self.num_players
-        if log is not None:
-            log.append(Event("round_start", starter, {"round": self.round}))
+        events.round_start(starter, self.round)
         for i in range(n):
             seat = (starter + i) % n
             hand = self.hands[seat]
             drawn = []
             for _ in range(HAND_SIZE):
-                card = self._draw_druid(log)
+                card = self._draw_druid(events)
                 hand[card] += 1
                 drawn.append(card)
             self.cards_held[seat] += HAND_SIZE
-            if log is not None:
-                log.append(Event("dealt", seat, {"count": HAND_SIZE},
-                                 {"cards": [COLOURS[c] for c in sorted(drawn)]}, (seat,)))
+            events.dealt(seat, drawn)
         self.current = starter
         self.phase = PLAY_PHASE
 
@@ -449,20 +435,18 @@ class CelticaState(State[Action]):
             counts[i] = 0
         return items
 
-    def _draw_druid(self, log: list[Event] | None) -> int:
+    def _draw_druid(self, events: CelticaEvents) -> int:
         """The top druid card; the discards are reshuffled when the deck is empty (C9)."""
         if not self.druid_deck:
             self.druid_deck = self._shuffled(self.druid_discards)
-            if log is not None:
-                log.append(Event("reshuffled", None, {"pile": "druid"}))
+            events.reshuffled("druid")
         return self.druid_deck.pop()
 
-    def _reshuffle_experience(self, log: list[Event] | None) -> None:
+    def _reshuffle_experience(self, events: CelticaEvents) -> None:
         self.experience_deck = self._shuffled(self.experience_discards)
-        if log is not None:
-            log.append(Event("reshuffled", None, {"pile": "experience"}))
+        events.reshuffled("experience")
 
-    def _refill(self, log: list[Event] | None) -> bool:
+    def _refill(self, events: CelticaEvents) -> bool:
         """Fill the display to 9 (C6); False if parts had to be drawn and none were left (C10)."""
         need = DISPLAY_SIZE - self.display_size
         if not need:
@@ -478,14 +462,12 @@ class CelticaState(State[Action]):
                     break
                 self.supply = supply = self._shuffled(self.part_discards)
                 self.num_part_discards = 0
-                if log is not None:
-                    log.append(Event("reshuffled", None, {"pile": "parts"}))
+                events.reshuffled("parts")
             t = supply.pop()
             display[t] += 1
             drawn.append(t)
         self.display_size += len(drawn)
-        if log is not None and drawn:
-            log.append(Event("display_refilled", None, {"parts": [PARTS[t] for t in drawn]}))
+        events.display_refilled(drawn)
         return ok
 
     def _spend_experience(self, p: int, count: int) -> None:
@@ -499,7 +481,7 @@ class CelticaState(State[Action]):
                 count -= 1
 
     # -- the end ----------------------------------------------------------------------------------
-    def _end_game(self, p: int, reason: str, log: list[Event] | None) -> None:
+    def _end_game(self, p: int, reason: str, events: CelticaEvents) -> None:
         """C10/C11: the game is over; the end phase starts left of the player who ended it."""
         self.ender = p
         self.end_reason = reason
@@ -507,9 +489,8 @@ class CelticaState(State[Action]):
         self.pending = 0
         n = self.num_players
         self.end_queue = [(p + 1 + i) % n for i in range(n)]
-        if log is not None:
-            log.append(Event("game_end", p, {"reason": reason}))
-        self._start_end_turn(log)
+        events.game_end(p, reason)
+        self._start_end_turn(events)
 
     def _can_spend(self, q: int) -> bool:
         """Whether seat q has any end-phase action besides done."""
@@ -525,7 +506,7 @@ class CelticaState(State[Action]):
                             return True
         return False
 
-    def _start_end_turn(self, log: list[Event] | None) -> None:
+    def _start_end_turn(self, events: CelticaEvents) -> None:
         queue = self.end_queue
         while queue and not self._can_spend(queue[0]):
             queue.pop(0)
@@ -534,18 +515,17 @@ class CelticaState(State[Action]):
             self.phase = END_PHASE
         else:
             self.over = True  # the end phase is done: `current` stays the last seat to act
-            if log is not None:
-                log.append(Event("final", None, {"winners": self.winners(), "scores": self.scores()}))
+            events.final(self)
 
-    def _after_end_action(self, p: int, log: list[Event] | None) -> None:
+    def _after_end_action(self, p: int, events: CelticaEvents) -> None:
         if not self._can_spend(p):
-            self._next_end_player(log)
+            self._next_end_player(events)
 
-    def _next_end_player(self, log: list[Event] | None) -> None:
+    def _next_end_player(self, events: CelticaEvents) -> None:
         """C11: refill the display (if possible) before the next player."""
         self.end_queue.pop(0)
-        self._refill(log)
-        self._start_end_turn(log)
+        self._refill(events)
+        self._start_end_turn(events)
 
     # -- results --------------------------------------------------------------------------------
     def scores(self) -> list[int]:

@@ -12,10 +12,10 @@ from meeple.core.statefields import Derived
 from meeple.games.triominos import integrity, view
 from meeple.games.triominos.actions import DRAW, PASS, PLACES, SPACE, STOP, Action, Draw, Pass, Place, Stop, placement
 from meeple.games.triominos.components import NAME, NUM_TILES, SUM
-from meeple.games.triominos.geometry import NUM_CELLS, ORIGIN, UP, cell_xyd
+from meeple.games.triominos.events import QUIET, TriominosEvents
+from meeple.games.triominos.geometry import NUM_CELLS, ORIGIN
 from meeple.games.triominos.placements import Board
 from meeple.games.triominos.scoring import (
-    BONUS_NAME,
     BONUS_PART,
     BONUS_POINTS,
     DRAW_PENALTY,
@@ -77,10 +77,10 @@ class TriominosState(State[Action]):
             pool=[], racks=[], board=Board(), draws=0, last_drawn=-1, idle=0, drawn=[], opening=(), opener=0,
             totals=[0] * num_players, parts=[], over_target=False, results=[],
         )
-        state.start_round(None)
+        state.start_round(QUIET)
         return state
 
-    def start_round(self, log: list[Event] | None) -> None:
+    def start_round(self, events: TriominosEvents) -> None:
         """Deal, then M8's opening draw: highest sum opens, ties among the highest redraw, the
         drawn tiles go back into the pool (which is shuffled again so their places are hidden)."""
         rng = Rng(self.rng)
@@ -118,12 +118,9 @@ class TriominosState(State[Action]):
         self.idle = 0
         self.drawn = [0] * n
         self.parts.append([[0] * len(PARTS) for _ in range(n)])
-        if log is not None:
-            log.append(Event("round_start", None, {"round": self.round}))
-            for go in opening:
-                for seat, t in go:
-                    log.append(Event("opening_draw", seat, {"who": seat, "tile": NAME[t], "sum": SUM[t]}))
-            log.append(Event("opener", self.current, {"who": self.current}))
+        events.round_start(self.round)
+        events.opening_draws(opening)
+        events.opener(self.current)
 
     # -- whose turn, and what they may do -----------------------------------------------------
     def legal_actions(self) -> list[Action]:
@@ -208,11 +205,12 @@ class TriominosState(State[Action]):
 
     def _do(self, action: Action, log: list[Event] | None) -> None:
         p = self.current
+        events = QUIET if log is None else TriominosEvents(log)
         # Bare class patterns: capturing fields through __match_args__ costs the pure build's
         # playouts a tenth of their speed.
         match action:
             case Place():
-                self._place(p, action.tile, action.cell, action.rot, log)
+                self._place(p, action.tile, action.cell, action.rot, events)
             case Draw():
                 t = self.pool.pop()
                 self.racks[p].append(t)
@@ -220,47 +218,27 @@ class TriominosState(State[Action]):
                 self.drawn[p] += 1
                 self.last_drawn = t
                 self._score(p, DRAWS, -DRAW_PENALTY)  # M6
-                if log is not None:
-                    log.append(Event("draw", p, {"who": p, "penalty": DRAW_PENALTY}, secret={"tile": NAME[t]},
-                                     visible_to=(p,)))
+                events.draw(p, t)
             case Pass():
-                if log is not None:
-                    log.append(Event("pass", p, {"who": p}))  # M7
-                self._end_idle_turn(log)
+                events.passed(p)  # M7
+                self._end_idle_turn(events)
             case Stop():
                 self._score(p, NO_PLAY, -STOP_PENALTY)  # M6
-                if log is not None:
-                    log.append(Event("stop", p, {"who": p, "penalty": STOP_PENALTY}))
-                self._end_idle_turn(log)
+                events.stop(p)
+                self._end_idle_turn(events)
 
-    def _place(self, p: int, t: int, c: int, r: int, log: list[Event] | None) -> None:
+    def _place(self, p: int, t: int, c: int, r: int, events: TriominosEvents) -> None:
         """M2-M5: the tile leaves the rack for the board and scores; going out ends the round."""
         self.racks[p].remove(t)
         bonus = self.board.place(t, c, r)
         self._score(p, TILES, SUM[t])  # M3
+        self.idle = 0
+        events.place(p, t, c, bonus)
         if bonus:
             self._score(p, BONUS_PART[bonus], BONUS_POINTS[bonus])  # M4, M5
-        self.idle = 0
-        if log is not None:
-            x, y, d = cell_xyd(c)
-            log.append(
-                Event(
-                    "place",
-                    p,
-                    {
-                        "who": p,
-                        "tile": NAME[t],
-                        "x": x,
-                        "y": y,
-                        "dir": "up" if d == UP else "down",
-                        "points": SUM[t] + (BONUS_POINTS[bonus] if bonus else 0),
-                    },
-                )
-            )
-            if bonus:
-                log.append(Event(BONUS_NAME[bonus], p, {"who": p, "points": BONUS_POINTS[bonus]}))
+            events.bonus(p, bonus)
         if not self.racks[p]:
-            self._go_out(p, log)
+            self._go_out(p, events)
         else:
             self._next_turn()
 
@@ -269,7 +247,7 @@ class TriominosState(State[Action]):
         self.draws = 0
         self.last_drawn = -1
 
-    def _end_idle_turn(self, log: list[Event] | None) -> None:
+    def _end_idle_turn(self, events: TriominosEvents) -> None:
         """A turn ended without a placement; M9: the round is blocked once every player in turn
         has done so with the pool empty."""
         if self.pool:
@@ -277,44 +255,40 @@ class TriominosState(State[Action]):
         else:
             self.idle += 1
             if self.idle >= self.num_players:
-                self._blocked(log)
+                self._blocked(events)
                 return
         self._next_turn()
 
-    def _go_out(self, p: int, log: list[Event] | None) -> None:
+    def _go_out(self, p: int, events: TriominosEvents) -> None:
         """M9: +25 and the sum of every opponent's rack."""
         racks = sum(SUM[t] for seat, rack in enumerate(self.racks) if seat != p for t in rack)
         self._score(p, GOING_OUT, OUT_BONUS)
         self._score(p, OPP_RACKS, racks)
-        if log is not None:
-            log.append(Event("went_out", p, {"who": p, "bonus": OUT_BONUS, "racks": racks}))
+        events.went_out(p, racks)
         self.results.append({"round": self.round, "end": "out", "player": p})
-        self._end_round(log)
+        self._end_round(events)
 
-    def _blocked(self, log: list[Event] | None) -> None:
+    def _blocked(self, events: TriominosEvents) -> None:
         """M9: nobody can (or will) place and the pool is empty: each loses their rack's sum."""
         lost = []
         for seat, rack in enumerate(self.racks):
             value = sum(SUM[t] for t in rack)
             self._score(seat, RACK_LEFT, -value)
             lost.append(value)
-        if log is not None:
-            log.append(Event("blocked", None, {"racks": lost}))
+        events.blocked(lost)
         self.results.append({"round": self.round, "end": "blocked", "player": None})
-        self._end_round(log)
+        self._end_round(events)
 
-    def _end_round(self, log: list[Event] | None) -> None:
+    def _end_round(self, events: TriominosEvents) -> None:
         """Single round: the game ends. M10 match: next round unless a total passed the target."""
-        if log is not None:
-            log.append(Event("round_end", None, {"round": self.round, "scores": list(self.totals)}))
+        events.round_end(self.round, self.totals)
         if self.match and not self.over_target:
-            self.start_round(log)
+            self.start_round(events)
             return
         self.over = True
         self.draws = 0
         self.last_drawn = -1
-        if log is not None:
-            log.append(Event("game_end", None, {"winners": self.winners(), "scores": list(self.totals)}))
+        events.game_end(self)
 
     # -- results --------------------------------------------------------------------------------
     def scores(self) -> list[int]:

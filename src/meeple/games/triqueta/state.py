@@ -41,6 +41,7 @@ from meeple.games.triqueta.components import (
     VALUES,
     all_tokens,
 )
+from meeple.games.triqueta.events import QUIET, TriquetaEvents
 from meeple.games.triqueta.scoring import (
     ROCK_POINTS,
     animal_points,
@@ -174,11 +175,12 @@ class TriquetaState(State[Action]):
     # -- doing ----------------------------------------------------------------------------------
     def _do(self, action: Action, log: list[Event] | None) -> None:
         p = self.current
+        events = QUIET if log is None else TriquetaEvents(log)
         # Bare class patterns: capturing fields through __match_args__ costs the pure build's
         # playouts a tenth of their speed; the commonest kinds come first.
         match action:
             case Take():
-                self._take(p, action.row, log)
+                self._take(p, action.row, events)
                 return
             case Draw():
                 tower = self.towers[self.round]
@@ -187,9 +189,7 @@ class TriquetaState(State[Action]):
                     drawn.append(tower.pop())
                 self.pending = drawn
                 self.used_kind = ""
-                if log is not None:
-                    # A copy: the duo's pending slots are later marked used (T9), the event must not change.
-                    log.append(Event("draw", p, {"count": len(drawn)}, {"animals": list(drawn)}, (p,)))
+                events.draw(p, drawn)
                 return
             case Place():
                 row, slot = action.row, action.slot
@@ -197,22 +197,19 @@ class TriquetaState(State[Action]):
                 placed = self.rows[row]
                 assert placed is not None  # checked: the row is in play
                 placed.append(token)
-                if log is not None:
-                    log.append(Event("place", p, {"animal": token, "row": row}))
+                events.place(p, token, row)
                 kind = PLACE
             case Keep():
                 slot = action.slot
                 token = self.pending[slot]
                 self.face_down[p].append(token)
-                if log is not None:
-                    log.append(Event("keep", p, {}, {"animal": token}, (p,)))
+                events.keep(p, token)
                 kind = KEEP
             case Discard():
                 slot = action.slot
                 token = self.pending[slot]
                 self.returned[p].append(token)
-                if log is not None:
-                    log.append(Event("discard", p, {}, {"animal": token}, (p,)))
+                events.discard(p, token)
                 kind = DISCARD
         if len(self.pending) == 1:
             self.pending = []
@@ -235,7 +232,7 @@ class TriquetaState(State[Action]):
             q = (q + 1) % n
         self.current = q
 
-    def _take(self, p: int, row: int, log: list[Event] | None) -> None:
+    def _take(self, p: int, row: int, events: TriquetaEvents) -> None:
         taken = self.rows[row]
         assert taken is not None  # checked: the row is in play
         counts = self.counts[p]
@@ -244,8 +241,7 @@ class TriquetaState(State[Action]):
         self.rows[row] = None
         self.out[p] = True
         self.players_in -= 1
-        if log is not None:
-            log.append(Event("take", p, {"row": row, "animals": sorted(taken)}))
+        events.take(p, row, taken)
         if self.players_in:
             self._pass_turn(p)
             return
@@ -254,21 +250,19 @@ class TriquetaState(State[Action]):
         leftover = self.towers[self.round]
         self.gone.extend(leftover)  # T6: left unseen
         self.towers[self.round] = []
-        if log is not None:
-            log.append(Event("round_end", p, {"round": self.round + 1, "unseen": len(leftover)}))
+        events.round_end(p, self.round + 1, len(leftover))
         self.round += 1
         if self.round == TOWERS:
-            self._finish(log)
+            self._finish(events)
             return
         self.trees[p] += 1  # T3: the rock holder takes the next tower's tree tile
-        if log is not None:
-            log.append(Event("tree", p, {"round": self.round + 1}))
+        events.tree(p, self.round + 1)
         self.rows = [[] for _ in range(self.num_players)]
         self.out = [False] * self.num_players
         self.players_in = self.num_players
         self.current = p
 
-    def _finish(self, log: list[Event] | None) -> None:
+    def _finish(self, events: TriquetaEvents) -> None:
         """T7: each face-down token is added or boxed to maximise (score, tokens)."""
         final = []
         for seat in range(self.num_players):
@@ -280,12 +274,10 @@ class TriquetaState(State[Action]):
             for token in added:
                 self.counts[seat][token] += 1
             final.append({"added": sorted(added), "boxed": len(hidden) - len(added)})
-            if log is not None:
-                log.append(Event("reveal", seat, {"animals": sorted(added), "boxed": len(hidden) - len(added)}))
+            events.reveal(seat, added, len(hidden) - len(added))
         self.final = final
         self.over = True
-        if log is not None:
-            log.append(Event("game_end", None, {"scores": self.scores(), "winners": self.winners()}))
+        events.game_end(self)
 
     # -- results --------------------------------------------------------------------------------
     def points(self, seat: int) -> int:
