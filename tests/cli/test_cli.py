@@ -37,6 +37,15 @@ def test_bench_json_reports_throughput():
     assert report["games_per_s"] > 0 and report["actions_per_s"] > report["games_per_s"]
 
 
+def test_bench_count_is_a_fixed_workload_for_instruction_counts():
+    playouts = [json.loads(meeple("bench", "triqueta", "--players", "3", "--count", "25", "--json").stdout)
+                for _ in range(2)]
+    assert [p["games"] for p in playouts] == [25, 25] and playouts[0]["actions"] == playouts[1]["actions"]
+    search = json.loads(meeple("bench", "triqueta", "--players", "2", "--bot", "ismcts", "--count", "300",
+                               "--json").stdout)
+    assert search["iterations"] == 300
+
+
 def test_bench_towers_reports_solver_percentiles():
     report = json.loads(meeple("bench", "castell", "--part", "towers", "--seconds", "0.5", "--json").stdout)
     assert report["solves"] > 0 and 0 < report["median_ms"] <= report["p99_ms"] <= report["max_ms"]

@@ -199,6 +199,12 @@ def test_bench_refuses_seconds_that_never_end(seconds):
     _one_line_error(meeple("bench", "triqueta", "--seconds", seconds, timeout=30))
 
 
+@pytest.mark.parametrize("args", [["--count", "0"], ["--count", "1e3"], ["--count", "99999999"],
+                                  ["--count", "5", "--part", "towers"], ["--count", "5", "--env", "pettingzoo"]])
+def test_bench_refuses_a_count_it_cannot_run(args):
+    _one_line_error(meeple("bench", "castell", *args, timeout=30))
+
+
 def test_two_games_with_one_seed_in_one_second_keep_two_records(tmp_path):
     for _ in range(2):
         assert meeple("play", "triqueta", "--players", "2", "--seed", "5", stdin="q\n", cwd=tmp_path).returncode == 0

@@ -434,12 +434,14 @@ register_bot("ismcts", _GameTunedBot)
 
 
 def bench_ismcts(game_name: str, players: int, seconds: float, seed: int,
-                 level: str | None = None) -> dict[str, Any]:
-    """Search the opening position of a seeded game for `seconds`; iterations per second is
-    the figure that decides how strong a level can be within a person's patience."""
+                 level: str | None = None, iterations: int | None = None) -> dict[str, Any]:
+    """Search the opening position of a seeded game for `seconds` (or exactly `iterations`, a
+    fixed workload); iterations per second is the figure that decides how strong a level can be
+    within a person's patience."""
     game = load(game_name)
     state = game.new_game(players, seed=seed)
-    config = replace(parse_level(level, game.search), iterations=None, seconds=seconds)
+    config = replace(parse_level(level, game.search), iterations=iterations,
+                     seconds=None if iterations is not None else seconds)
     bot = ISMCTSBot(config, name="ismcts")
     stats = bot.search(state, Rng(seed))
     return {

@@ -72,9 +72,11 @@ def rotated_seating(bots: Sequence[T], num_players: int, index: int) -> list[T]:
 
 
 def random_playouts(
-    game: Game[Any, Any], num_players: int, seconds: float, seed: int = 0, options: dict[str, Any] | None = None
+    game: Game[Any, Any], num_players: int, seconds: float, seed: int = 0, options: dict[str, Any] | None = None,
+    count: int | None = None,
 ) -> dict[str, float]:
-    """Throughput of uniformly random full games through the fast `step` path."""
+    """Throughput of uniformly random full games through the fast `step` path: for `seconds`, or
+    exactly `count` games (a fixed workload, for counting instructions under a profiler)."""
     options = options or {}
     games = actions = 0
     start = time.perf_counter()
@@ -88,7 +90,7 @@ def random_playouts(
             actions += 1
         games += 1
         now = time.perf_counter()
-        if now >= deadline:
+        if (games >= count) if count is not None else now >= deadline:
             break
     elapsed = now - start
     return {

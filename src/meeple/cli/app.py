@@ -46,6 +46,7 @@ console = Console()
 INTERRUPTED = 130
 #: The longest benchmark run (an hour); also refuses nan and infinity.
 MAX_BENCH_SECONDS = 3600.0
+MAX_BENCH_COUNT = 10_000_000
 
 LangOpt = typer.Option("en", "--lang", help="Language: en or zh-Hant.")
 OptionsOpt = typer.Option(None, "--option", "-o", help="Rule option name=value (repeatable), e.g. duo=true.")
@@ -238,11 +239,18 @@ def bench(
     bot: str | None = typer.Option(None, "--bot", help="Measure a search bot instead (ismcts[:level]): iterations/s."),
     env: str | None = typer.Option(None, "--env", help="Measure a research API instead (pettingzoo): steps/s."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the benchmark positions."),
+    count: int | None = typer.Option(None, "--count", help="A fixed workload instead of --seconds: this many "
+                                     "random games, or search iterations with --bot (to count instructions)."),
 ) -> None:
     """Random-playout throughput of an engine (one core), a search bot's speed, a game's own part,
     or (`meeple bench server`) moves/s and latency of the game server under many tables."""
     if not (math.isfinite(seconds) and 0 < seconds <= MAX_BENCH_SECONDS):
         raise OptionError(f"--seconds must be a number of seconds from 0 to {MAX_BENCH_SECONDS}, not {seconds}")
+    if count is not None and not 1 <= count <= MAX_BENCH_COUNT:
+        raise OptionError(f"--count must be 1 to {MAX_BENCH_COUNT:,}, not {count}")
+    if count is not None and (game == "server" or part is not None or env is not None):
+        raise OptionError("--count fixes the work of random playouts or of --bot; "
+                          "the server, --part and --env run for --seconds")
     if game == "server":
         if not 1 <= tables <= 5000:
             raise OptionError(f"--tables must be 1 to 5000, not {tables}")
@@ -278,7 +286,7 @@ def bench(
         kind, _, level = bot.partition(":")
         if kind.strip().lower() != "ismcts":
             raise OptionError(f"--bot measures search bots (ismcts[:level]), not {bot!r}")
-        report = {**bench_ismcts(the_game.name, n, seconds, seed, level or None), **_build()}
+        report = {**bench_ismcts(the_game.name, n, seconds, seed, level or None, count), **_build()}
         if as_json:
             print(json.dumps(report))
         else:
@@ -298,7 +306,7 @@ def bench(
             console.print(f"{the_game.title}, {n} players, PettingZoo: {report['steps_per_s']:.0f} env steps/s "
                           f"(encoding {report['encode_us']:.1f} µs, engine step {report['step_us']:.1f} µs)")
         return
-    result = random_playouts(the_game, n, seconds, seed=seed, options=parse_options(option))
+    result = random_playouts(the_game, n, seconds, seed=seed, options=parse_options(option), count=count)
     report = {"game": the_game.name, "players": n, **result, **_build()}
     if as_json:
         print(json.dumps(report))
