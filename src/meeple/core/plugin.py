@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from meeple.core.i18n import Catalog
     from meeple.core.protocol import Game, OptionSpec
 
-#: How chance enters a game: "sampled" (shuffles and draws come from the seed inside the state,
-#: OpenSpiel's sampled stochastic) or "deterministic" (none). The protocol has no chance nodes.
+#: How chance enters a game: "sampled" (shuffles and draws come from the seed inside the state;
+#: the OpenSpiel adapter shows the seed as one opening chance node) or "deterministic" (none).
+#: The protocol has no chance nodes.
 Chance = Literal["sampled", "deterministic"]
 #: Whether a seat may see everything ("perfect") or not ("imperfect").
 Information = Literal["perfect", "imperfect"]
