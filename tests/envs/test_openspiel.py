@@ -10,12 +10,11 @@ import pickle
 import random
 from typing import Any
 
+import pyspiel
 import pytest
 
+import meeple.envs.openspiel  # registers the games
 from meeple.core.registry import game_names, load
-
-pyspiel = pytest.importorskip("pyspiel")
-import meeple.envs.openspiel  # noqa: E402  (registers the games)
 
 TABLES = [(name, players) for name in game_names() for players in (2, 3)]
 

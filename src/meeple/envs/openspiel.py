@@ -83,7 +83,7 @@ class MeepleSpielState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         if self.replaying is not None:
             return  # re-recording a history: the engine state is set afterwards
-        actor = self.current_player()
+        actor = None if self.trails is None else self.current_player()  # only recall needs it
         if self.meeple is None:
             self.meeple = self.get_game().deal(int(action))
         else:
