@@ -5,7 +5,8 @@ PPO) on meeple's Gymnasium environment, then rate it in meeple's arena against `
     pip install 'meeple[examples]'
     python examples/train_triqueta_ppo.py --steps 100000 --games 200
 
-It trains against the random bot on CPU in a few minutes; results are in docs/ai.md.
+It trains against the random bot on CPU in a few minutes; measured runs are in docs/ai.md
+("A learned policy through the research APIs").
 """
 
 from __future__ import annotations

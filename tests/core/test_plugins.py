@@ -56,8 +56,8 @@ def random_length(game: Game[Any, Any], players: int, seed: int, options: dict[s
 @pytest.mark.parametrize("name", NAMES)
 def test_random_games_never_exceed_the_declared_length(name):
     game = meeple.load(name)
-    bound = game.info.max_game_length
     for players in range(game.min_players, game.max_players + 1):
+        bound = game.info.game_length(players)
         for options in option_variants(game):
             try:
                 game.check_options(players, game.resolve_options(options))

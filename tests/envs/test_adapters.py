@@ -23,9 +23,21 @@ def require_pyspiel() -> Any:
 COUNTS = [(name, n) for name in game_names() for n in range(load(name).min_players, load(name).max_players + 1)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("game", "players"), COUNTS)
-def test_pettingzoo_api_test_passes(game, players):
-    pettingzoo_test.api_test(env(game, num_players=players), num_cycles=60, verbose_progress=False)
+def test_pettingzoo_api_test_passes_to_the_end_of_a_game(game, players):
+    """Enough cycles for a whole game (`max_game_length` actions), so game ends are checked too."""
+    environment = env(game, num_players=players)
+    ends: list[bool] = []
+    step = environment.step
+
+    def step_and_note_the_end(action: Any) -> None:
+        step(action)
+        ends.append(environment.state is not None and environment.state.is_terminal)
+
+    environment.step = step_and_note_the_end  # type: ignore[method-assign]
+    pettingzoo_test.api_test(environment, num_cycles=load(game).info.max_game_length, verbose_progress=False)
+    assert any(ends)  # a whole game was played inside api_test
 
 
 @pytest.mark.parametrize("game", game_names())
@@ -74,15 +86,16 @@ def test_gymnasium_plays_a_whole_masked_game_against_bots():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("game", "players"), [(name, load(name).min_players) for name in game_names()]
-                         + [(name, load(name).max_players) for name in game_names()])
-def test_openspiel_random_simulation(game, players):
+@pytest.mark.parametrize(("game", "players"), sorted({(name, n) for name in game_names()
+                                                      for n in (2, 3, load(name).max_players)}))
+def test_openspiel_random_simulation_with_serialization(game, players):
     pyspiel = require_pyspiel()
     import meeple.envs.openspiel  # noqa: F401  (registers the games)
 
     loaded = pyspiel.load_game(f"python_meeple_{game}", {"players": players})
-    pyspiel.random_sim_test(loaded, num_sims=3, serialize=False, verbose=False)
+    pyspiel.random_sim_test(loaded, num_sims=2, serialize=True, verbose=False)
     state = loaded.new_initial_state()
+    state.apply_action(0)  # the opening deal
     copy = state.clone()
     assert str(copy) == str(state)
     assert loaded.deserialize_state(state.serialize()).serialize() == state.serialize()
@@ -125,6 +138,7 @@ def test_openspiels_outcome_sampling_mccfr_runs_on_every_game(game):
         solver.iteration()
     assert len(solver._infostates) > 10
     state = spiel_game.new_initial_state()
+    state.apply_action(0)  # the opening deal (a chance node)
     probabilities = solver.average_policy().action_probabilities(state)
     assert set(probabilities) == set(state.legal_actions())
     assert sum(probabilities.values()) == pytest.approx(1.0)

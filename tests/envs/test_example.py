@@ -1,5 +1,5 @@
 """The training example runs end to end: a short masked-PPO run, then the arena against `random`
-and `greedy` (docs/ai.md has the full-length numbers)."""
+and `greedy`."""
 
 from __future__ import annotations
 

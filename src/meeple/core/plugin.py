@@ -27,8 +27,9 @@ if TYPE_CHECKING:
     from meeple.core.i18n import Catalog
     from meeple.core.protocol import Game, OptionSpec
 
-#: How chance enters a game: "sampled" (shuffles and draws come from the seed inside the state,
-#: OpenSpiel's sampled stochastic) or "deterministic" (none). The protocol has no chance nodes.
+#: How chance enters a game: "sampled" (shuffles and draws come from the seed inside the state;
+#: the OpenSpiel adapter shows the seed as one opening chance node) or "deterministic" (none).
+#: The protocol has no chance nodes.
 Chance = Literal["sampled", "deterministic"]
 #: Whether a seat may see everything ("perfect") or not ("imperfect").
 Information = Literal["perfect", "imperfect"]
@@ -52,8 +53,10 @@ class GameInfo:
     """A game's metadata, declared once as data (OpenSpiel's `GameType` and `GameInfo` in one).
 
     `num_actions` is the size of the integer action space for every player count and option;
-    `max_game_length` bounds the actions of any game (each game's tests play random games across
-    player counts and options against it); `rules_version` is written into every game record, and a
+    `max_game_length` bounds the actions of any game at the largest table (each game's tests play
+    random and greedy games across player counts and options against it); a game whose bound
+    grows with the seats declares by how much in `length_per_seat` (`game_length(n)` is the
+    bound at `n` players); `rules_version` is written into every game record, and a
     record of another version is refused (meeple.core.record)."""
 
     name: str
@@ -66,6 +69,11 @@ class GameInfo:
     information: Information
     rules_version: str
     options: tuple[OptionSpec, ...] = ()
+    length_per_seat: int = 0
+
+    def game_length(self, num_players: int) -> int:
+        """The bound on the actions of a game at `num_players` seats."""
+        return self.max_game_length - (self.max_players - num_players) * self.length_per_seat
 
 
 @runtime_checkable

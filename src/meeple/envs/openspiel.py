@@ -1,135 +1,270 @@
 """The installed games as OpenSpiel Python games, registered on import as `python_meeple_<game>`:
 
     import pyspiel, meeple.envs.openspiel
-    game = pyspiel.load_game("python_meeple_castell", {"players": 3})
+    game = pyspiel.load_game("python_meeple_triqueta", {"players": 2, "duo": True})
 
-The game type and sizes come from the plugin's `GameInfo`: a game with chance shuffles inside
-`new_game` (SAMPLED_STOCHASTIC: a new initial state draws its seed from the game's `seed` parameter
-and a counter; there are no chance nodes), its information type, its number of distinct actions
-and its declared maximum game length. Rewards at the end are the win shares (`State.rewards()`),
-constant-sum 1. Observation and information-state tensors are the game's encoder (docs/games/<game>.md).
-`resample_from_infostate` goes through `determinize`; OpenSpiel's copy of a Python state (its
-copy hook) goes through the engine's own `clone()`; `serialize` / `deserialize_state` go through
-`to_json`.
+The game type and sizes come from the plugin's `GameInfo`. A game with chance is EXPLICIT_STOCHASTIC:
+the engines shuffle only at set-up, so each game opens with one chance node whose `deals` outcomes
+are equally likely, outcome `i` dealing the engine's game of seed `seed * 1_000_003 + i`; after it
+the rules are deterministic. So a state is its history: OpenSpiel needs no RNG state, and
+serialization, pickling and multiprocessing work. Rewards at the end are the win shares
+(`State.rewards()`), constant-sum 1. Rule options are game parameters (`GameInfo.options`).
+
+Observations are the seat's current view (string: the view as JSON; tensor: the game's encoder).
+Information-state strings have perfect recall: the seat's view after the deal and after every
+action, with its own actions. `resample_from_infostate` goes through `determinize`; OpenSpiel's
+copy of a Python state goes through the engine's `clone()`; `serialize` carries the history, the
+engine's `to_json` and the recall trails, so `deserialize_state` keeps `history()`.
 """
 
 from __future__ import annotations
 
 import copy
-import itertools
 import json
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from meeple.core.errors import OptionError
 from meeple.core.protocol import Game
 from meeple.core.registry import load, usable_games
 from meeple.core.rng import Rng
 from meeple.envs.spaces import observation_shape, observe
 
 CHANCE_MODES = {
-    "sampled": pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    "sampled": pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     "deterministic": pyspiel.GameType.ChanceMode.DETERMINISTIC,
 }
 INFORMATION = {
     "perfect": pyspiel.GameType.Information.PERFECT_INFORMATION,
     "imperfect": pyspiel.GameType.Information.IMPERFECT_INFORMATION,
 }
+#: Equally likely deals of the opening chance node unless the `deals` parameter says otherwise.
+DEALS = 1000
+#: Seeds of two `seed` parameters never overlap for fewer deals than this.
+SEED_STRIDE = 1_000_003
+#: The first entry of a seat's recall trail in a state re-dealt for another seat: what that seat
+#: saw before the re-deal is unknown in the re-dealt world, so its recall starts there.
+REDEALT = '"re-dealt"'
 
 
 class MeepleSpielState(pyspiel.State):
-    """An OpenSpiel state around a meeple state."""
+    """An OpenSpiel state around a meeple state (None at the opening chance node).
 
-    def __init__(self, game: MeepleSpielGame, meeple_state: Any) -> None:
+    `trails[seat]` is the seat's recall, one JSON text per step (its view, and its own action when
+    it acted); None until an information state is asked for, then rebuilt from the history once
+    and extended by every action."""
+
+    def __init__(self, game: MeepleSpielGame, meeple_state: Any = None) -> None:
         super().__init__(game)
         self.meeple = meeple_state
+        self.trails: list[list[str]] | None = None
+        self.replaying: list[int] | None = None  # the players of a history being re-recorded
 
     def current_player(self) -> int:
+        if self.replaying is not None:
+            return self.replaying[len(self.history())]
+        if self.meeple is None:
+            return int(pyspiel.PlayerId.CHANCE)
         if self.meeple.is_terminal:
             return int(pyspiel.PlayerId.TERMINAL)
         return int(self.meeple.current_player)
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.meeple.current_player:
+        if self.meeple is None or player != self.meeple.current_player:
             return []
         return sorted(self.meeple.legal_action_ids())
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        deals = self.get_game().deals
+        return [(deal, 1.0 / deals) for deal in range(deals)] if self.meeple is None else []
+
     def _apply_action(self, action: int) -> None:
-        self.meeple.apply(self.meeple.action_from_id(int(action)))
+        if self.replaying is not None:
+            return  # re-recording a history: the engine state is set afterwards
+        actor = None if self.trails is None else self.current_player()  # only recall needs it
+        if self.meeple is None:
+            self.meeple = self.get_game().deal(int(action))
+        else:
+            self.meeple.apply(self.meeple.action_from_id(int(action)))
+        if self.trails is not None:
+            for seat, trail in enumerate(self.trails):
+                trail.append(_step_text(self.meeple, seat, int(action) if actor == seat else None))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal {action}"
         return json.dumps(self.meeple.action_from_id(int(action)).to_json())
 
     def is_terminal(self) -> bool:
-        return bool(self.meeple.is_terminal)
+        return self.meeple is not None and bool(self.meeple.is_terminal)
 
     def returns(self) -> list[float]:
-        if not self.meeple.is_terminal:
-            return [0.0] * self.meeple.num_players
+        if not self.is_terminal():
+            return [0.0] * self.get_game().players
         return [float(r) for r in self.meeple.rewards()]
 
+    def recall(self) -> list[list[str]]:
+        """Every seat's recall trail, rebuilt from the history the first time it is asked for."""
+        if self.trails is None:
+            game = self.get_game()
+            replay = MeepleSpielState(game)
+            replay.trails = [[] for _ in range(game.players)]
+            for action in self.history():
+                replay.apply_action(action)
+            self.trails = replay.trails
+        return self.trails
+
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> MeepleSpielState:
-        """A state the player cannot tell from this one (the engine's `determinize`)."""
+        """A state the player cannot tell from this one (the engine's `determinize`), with the same
+        history and the player's recall; the other seats' recall starts at the re-deal."""
         # OpenSpiel's samplers (pyspiel.UniformProbabilitySampler) return a uniform float in [0, 1).
         seed = int(float(probability_sampler()) * (1 << 53))
-        return MeepleSpielState(self.get_game(), self.meeple.determinize(player_id, Rng(seed)))
+        trails = [list(trail) if seat == player_id else [REDEALT]
+                  for seat, trail in enumerate(self.recall())]
+        sample = self.meeple.determinize(player_id, Rng(seed))
+        game: MeepleSpielGame = self.get_game()
+        return game.rebuilt(_steps(self), sample, trails)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MeepleSpielState:
         """OpenSpiel clones a Python state with `copy.deepcopy`; this hook hands that to the
         engine's generated `clone`, so nothing walks the game state generically."""
         clone = copy.copy(self)
-        clone.meeple = self.meeple.clone()
+        clone.meeple = None if self.meeple is None else self.meeple.clone()
+        clone.trails = None if self.trails is None else [list(trail) for trail in self.trails]
         return clone
 
     def __str__(self) -> str:
+        if self.meeple is None:
+            return "deal"
         return json.dumps(self.meeple.view(None), separators=(",", ":"))
 
     def serialize(self) -> str:
-        return json.dumps(self.meeple.to_json(), separators=(",", ":"))
+        return json.dumps({
+            "history": _steps(self),
+            "state": None if self.meeple is None else self.meeple.to_json(),
+            "trails": self.trails,
+        }, separators=(",", ":"))
+
+
+def _steps(state: MeepleSpielState) -> list[tuple[int, int]]:
+    """The state's history as (player, action) pairs, chance as -1."""
+    return [(int(step.player), int(step.action)) for step in state.full_history()]
+
+
+def _view_text(state: Any, seat: int) -> str:
+    return json.dumps(state.view(seat), sort_keys=True, separators=(",", ":"))
+
+
+def _step_text(state: Any, seat: int, own_action: int | None) -> str:
+    """One step of a seat's recall: its view after the step, and its action if it was the actor."""
+    view = _view_text(state, seat)
+    return view if own_action is None else f"[{own_action},{view}]"
 
 
 class MeepleObserver:
-    """Observation (and information-state) tensors from the encoder of the observing seat."""
+    """Observation tensors from the encoder of the observing seat; strings are the seat's
+    current view, or with perfect recall its whole trail (information states)."""
 
-    def __init__(self, game: MeepleSpielGame) -> None:
+    def __init__(self, game: MeepleSpielGame, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
         self.tensor = np.zeros(int(np.prod(game.shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(game.shape)}
 
     def set_from(self, state: MeepleSpielState, player: int) -> None:
-        self.tensor[:] = observe(state.meeple, player).ravel()
+        if state.meeple is None:
+            self.tensor[:] = 0.0
+        else:
+            self.tensor[:] = observe(state.meeple, player).ravel()
 
     def string_from(self, state: MeepleSpielState, player: int) -> str:
-        return json.dumps(state.meeple.view(player), sort_keys=True, separators=(",", ":"))
+        if self.perfect_recall:
+            return "[" + ",".join(state.recall()[player]) + "]"
+        return "null" if state.meeple is None else _view_text(state.meeple, player)
 
 
 class MeepleSpielGame(pyspiel.Game):
-    """One meeple game as an OpenSpiel game; parameters `players` and `seed`."""
+    """One meeple game as an OpenSpiel game; parameters `players`, `seed`, `deals` and the rule
+    options."""
 
     meeple_name = ""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
         self.meeple = load(self.meeple_name)
+        spec = _parameters(self.meeple)
+        unknown = sorted(set(params) - set(spec))
+        if unknown:
+            raise OptionError(f"python_meeple_{self.meeple.name} has no parameter {unknown[0]!r} "
+                              f"(parameters: {', '.join(sorted(spec))})")
+        for name, value in params.items():
+            if type(value) is not type(spec[name]):
+                raise OptionError(f"parameter {name!r} takes a {type(spec[name]).__name__}, not {value!r}")
         players = int(params.get("players", 2))
         self.meeple.check_players(players)
+        self.options = self.meeple.resolve_options({o.name: params[o.name] for o in self.meeple.info.options
+                                                    if o.name in params})
+        self.meeple.check_options(players, self.options)
         self.players = players
-        self.seeds = itertools.count(int(params.get("seed", 0)) * 1_000_003)
-        self.shape = observation_shape(self.meeple, players, self.meeple.resolve_options({}))
+        self.first_seed = int(params.get("seed", 0)) * SEED_STRIDE
+        self.deals = int(params.get("deals", DEALS)) if self.meeple.info.chance == "sampled" else 1
+        if self.deals < 1:
+            raise OptionError(f"parameter 'deals' must be at least 1, not {self.deals}")
+        self.shape = observation_shape(self.meeple, players, self.options)
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.meeple.info.num_actions, max_chance_outcomes=0, num_players=players,
-            min_utility=0.0, max_utility=1.0, utility_sum=1.0, max_game_length=self.meeple.info.max_game_length,
+            num_distinct_actions=self.meeple.info.num_actions,
+            max_chance_outcomes=self.deals if self.meeple.info.chance == "sampled" else 0, num_players=players,
+            min_utility=0.0, max_utility=1.0, utility_sum=1.0, max_game_length=self.meeple.info.game_length(players),
         )
         super().__init__(_game_type(self.meeple), info, params or {"players": players})
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickled as its game string, loaded again through this module (which registers it)."""
+        return _load_game, (str(self),)
+
+    def deal(self, outcome: int) -> Any:
+        """The engine's game after the opening chance outcome `outcome`."""
+        return self.meeple.new_game(self.players, seed=self.first_seed + outcome, **self.options)
+
     def new_initial_state(self) -> MeepleSpielState:
-        return MeepleSpielState(self, self.meeple.new_game(self.players, seed=next(self.seeds)))
+        if self.meeple.info.chance == "sampled":
+            return MeepleSpielState(self)
+        return MeepleSpielState(self, self.deal(0))
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> MeepleObserver:
-        return MeepleObserver(self)
+        return MeepleObserver(self, perfect_recall=bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+
+    def rebuilt(self, steps: list[tuple[int, int]], meeple_state: Any, trails: list[list[str]] | None
+                ) -> MeepleSpielState:
+        """A state with this history of (player, action) `steps` (re-recorded, not replayed),
+        engine state and recall."""
+        state = MeepleSpielState(self)
+        state.replaying = [player for player, _ in steps]
+        for _, action in steps:
+            state.apply_action(action)
+        state.replaying = None
+        state.meeple = meeple_state
+        state.trails = trails
+        return state
 
     def deserialize_state(self, text: str) -> MeepleSpielState:
-        return MeepleSpielState(self, self.meeple.from_json(json.loads(text)))
+        data = json.loads(text)
+        meeple_state = None if data["state"] is None else self.meeple.from_json(data["state"])
+        return self.rebuilt([(player, action) for player, action in data["history"]], meeple_state, data["trails"])
+
+
+def _load_game(text: str) -> Any:
+    return pyspiel.load_game(text)
+
+
+def _parameters(game: Game[Any, Any]) -> dict[str, Any]:
+    """The OpenSpiel parameter specification: the table, the seeds and every rule option."""
+    spec: dict[str, Any] = {"players": game.min_players, "seed": 0}
+    if game.info.chance == "sampled":
+        spec["deals"] = DEALS
+    spec.update({option.name: option.default for option in game.info.options})
+    return spec
 
 
 def _game_type(game: Game[Any, Any]) -> Any:
@@ -141,9 +276,9 @@ def _game_type(game: Game[Any, Any]) -> Any:
         utility=pyspiel.GameType.Utility.CONSTANT_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=game.max_players, min_num_players=game.min_players,
-        provides_information_state_string=True, provides_information_state_tensor=True,
+        provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification={"players": 2, "seed": 0},
+        parameter_specification=_parameters(game),
     )
 
 

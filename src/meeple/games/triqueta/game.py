@@ -22,9 +22,12 @@ class TriquetaGame(Game[TriquetaState, Action]):
         min_players=2,
         max_players=MAX_PLAYERS,
         num_actions=NUM_ACTIONS,
-        # Each token is drawn, then placed, kept or discarded (two actions at most), and in each
-        # round every seat takes one row (T3-T6): 4 rounds x (2 x 15 tokens + 5 seats).
+        # Each token is drawn, then placed, kept or discarded (two actions at most; under duo, T9,
+        # one draw and two actions for two tokens), and in each round every seat takes one row
+        # (T3-T6): 4 rounds x (2 x 15 tokens + one row per seat), reached when the last seat in
+        # draws the whole tower (T5): 128, 132, 136, 140 actions at 2-5 players.
         max_game_length=TOWERS * (2 * TOKENS_PER_TOWER + MAX_PLAYERS),
+        length_per_seat=TOWERS,
         chance="sampled",
         information="imperfect",
         rules_version="1",
