@@ -11,7 +11,6 @@ import numpy as np
 import numpy.typing as npt
 
 U64 = npt.NDArray[np.uint64]
-I64 = npt.NDArray[np.int64]
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -38,7 +37,7 @@ def next64(states: U64) -> U64:
     return z
 
 
-def below(states: U64, n: npt.ArrayLike) -> I64:
+def below(states: U64, n: npt.ArrayLike) -> U64:
     """Per generator a uniform integer in [0, n) (n > 0, per generator or shared), drawn as
     `PureRng.below`: rejection above the largest multiple of n below 2**64."""
     bound = np.broadcast_to(np.asarray(n, dtype=np.uint64), states.shape)
@@ -56,7 +55,7 @@ def below(states: U64, n: npt.ArrayLike) -> I64:
         states[bad] = sub
         x[bad] = redraw
         bad = bad[redraw > limit_minus_one[bad]]
-    return (x % bound).astype(np.int64)
+    return x % bound
 
 
 def shuffle(states: U64, items: npt.NDArray[np.int8], lengths: npt.ArrayLike | None = None) -> None:
@@ -70,11 +69,11 @@ def shuffle(states: U64, items: npt.NDArray[np.int8], lengths: npt.ArrayLike | N
         if active.size == 0:
             continue
         if active.size == n:
-            j = below(states, i + 1)
+            j = below(states, i + 1).astype(np.intp)
             r = rows
         else:
             sub = states[active]
-            j = below(sub, i + 1)
+            j = below(sub, i + 1).astype(np.intp)
             states[active] = sub
             r = active
         top = items[r, i]
