@@ -398,70 +398,71 @@ class TriquetaBatch:
         return self._scores(slice(None))
 
     def observe(self, seats: npt.ArrayLike | None = None) -> npt.NDArray[np.float32]:
-        """(N, 327): the encoder on `view(seat)`, from what that seat may see only."""
+        """(N, 327): the encoder on `view(seat)`, from what that seat may see only. Built feature
+        by feature in a (327, N) buffer (each write contiguous) and returned transposed, a view
+        in Fortran order (np.ascontiguousarray makes rows contiguous where a consumer needs it)."""
         n, p = self.num_envs, self.num_players
         rows = self._rows
         cur = self.current_player.astype(np.intp)
         seat = cur if seats is None else np.asarray(seats).astype(np.intp)
-        obs = np.zeros((n, L.SIZE), np.float32)
-        obs[:, L.PLAYERS_ONEHOT + p - L.MIN_PLAYERS] = 1.0
+        o = np.zeros((L.SIZE, n), np.float32)
+        o[L.PLAYERS_ONEHOT + p - L.MIN_PLAYERS] = 1.0
         if self.duo:
-            obs[:, L.DUO] = 1.0
-        obs[rows, L.ROUND + self.round] = 1.0
-        obs[rows, L.CURRENT + (cur - seat) % p] = 1.0
+            o[L.DUO] = 1.0
+        o[L.ROUND + self.round, rows] = 1.0
+        o[L.CURRENT + (cur - seat) % p, rows] = 1.0
         rock = self.rock.astype(np.intp)
-        obs[rows, L.ROCK + (rock - seat) % p] = 1.0
-        obs[:, L.TOWER_SIZES:L.TOWER_SIZES + TOWERS] = TOWER_TAB[self.tower_size]
-        obs[:, L.UNSEEN] = GONE_TAB[self.gone]
+        o[L.ROCK + (rock - seat) % p, rows] = 1.0
+        o[L.TOWER_SIZES:L.TOWER_SIZES + TOWERS] = TOWER_TAB[self.tower_size.T]
+        o[L.UNSEEN] = GONE_TAB[self.gone]
         held = (self.pending >= 0) & (np.arange(2) < self.pending_len[:, None])
-        obs[:, L.PENDING_COUNT] = HALF_TAB[held.sum(1)]
+        o[L.PENDING_COUNT] = HALF_TAB[held.sum(1)]
 
-        block = obs[:, L.ROWS:L.ROWS + p * L.ROW_SIZE].reshape(n, p, L.ROW_SIZE)
-        block[:, :, 0] = self.row_in
-        block[:, :, 1] = TOWER_TAB[self.row_len]
-        block[:, :, 2:] = REP_TAB[self.row_counts]
+        block = o[L.ROWS:L.ROWS + p * L.ROW_SIZE].reshape(p, L.ROW_SIZE, n)
+        block[:, 0] = self.row_in.T
+        block[:, 1] = TOWER_TAB[self.row_len.T]
+        block[:, 2:] = REP_TAB[self.row_counts.transpose(1, 2, 0)]
         seen = self.row_counts.sum(1, dtype=np.int64) + self.counts.sum(1, dtype=np.int64)
 
         # The drawn tokens: seen by the seat to move only (the game is never over here).
-        sees = seat == cur
-        looking = np.flatnonzero(sees & (self.pending_len > 0))
+        looking = np.flatnonzero((seat == cur) & (self.pending_len > 0))
         if looking.size:
             for slot in range(2):
                 here = looking[self.pending_len[looking] > slot]
                 tok = self.pending[here, slot].astype(np.intp)
-                col = L.PENDING + slot * L.PENDING_SIZE + np.where(tok >= 0, tok, A)
-                obs[here, col] = 1.0
-                known = here[tok >= 0]
-                seen[known, tok[tok >= 0]] += 1
+                o[L.PENDING + slot * L.PENDING_SIZE + np.where(tok >= 0, tok, A), here] = 1.0
+                known = tok >= 0
+                seen[here[known], tok[known]] += 1
             used = looking[self.used[looking] > 0]
-            obs[used, L.USED_KIND + self.used[used] - 1] = 1.0
+            o[L.USED_KIND + self.used[used] - 1, used] = 1.0
 
         own_down = self.face_down[rows, seat]
         own_len = self.face_down_len[rows, seat]
         down_counts = _per_animal(own_down, np.arange(MAX_FACE_DOWN) < own_len[:, None])
-        obs[:, L.OWN:L.OWN + A] = OWN_DOWN_TAB[down_counts]
+        o[L.OWN:L.OWN + A] = OWN_DOWN_TAB[down_counts.T]
         own_returned = self.returned[rows, seat]
-        obs[:, L.OWN + A:L.OWN + 2 * A] = REP_TAB[own_returned]
+        o[L.OWN + A:L.OWN + 2 * A] = REP_TAB[own_returned.T]
         seen += down_counts + own_returned
         scores = self._scores(slice(None))
         counts = self.counts[rows, seat]
         gain, _ = _face_down_choice(counts, own_down, own_len)
-        obs[:, L.OWN + 2 * A] = SCORE_TAB[scores[rows, seat] + gain - SCORE_LO]
+        o[L.OWN + 2 * A] = SCORE_TAB[scores[rows, seat] + gain - SCORE_LO]
 
         for rel in range(p):
             other = (seat + rel) % p
             base = L.SEATS + rel * L.SEAT_SIZE
-            obs[:, base + L.S_PRESENT] = 1.0
-            obs[:, base + L.S_OUT] = self.out[rows, other]
-            obs[:, base + L.S_TREES] = TREES_TAB[self.trees[rows, other]]
-            obs[:, base + L.S_FACE_DOWN] = FACE_DOWN_TAB[self.face_down_len[rows, other]]
-            obs[:, base + L.S_RETURNED] = RETURNED_TAB[self.returned_len[rows, other]]
-            obs[:, base + L.S_SCORE] = SCORE_TAB[scores[rows, other] - SCORE_LO]
-            obs[:, base + L.S_ROCK] = rock == other
-            obs[:, base + L.S_TURN] = cur == other
-            obs[:, base + L.S_ANIMALS:base + L.SEAT_SIZE] = COLLECTION_TAB[self.counts[rows, other]].reshape(n, -1)
-        obs[:, L.UNKNOWN:L.UNKNOWN + A] = MUL_TAB[TOKENS_PER_ANIMAL - seen]
-        return obs
+            o[base + L.S_PRESENT] = 1.0
+            o[base + L.S_OUT] = self.out[rows, other]
+            o[base + L.S_TREES] = TREES_TAB[self.trees[rows, other]]
+            o[base + L.S_FACE_DOWN] = FACE_DOWN_TAB[self.face_down_len[rows, other]]
+            o[base + L.S_RETURNED] = RETURNED_TAB[self.returned_len[rows, other]]
+            o[base + L.S_SCORE] = SCORE_TAB[scores[rows, other] - SCORE_LO]
+            o[base + L.S_ROCK] = rock == other
+            o[base + L.S_TURN] = cur == other
+            collection = COLLECTION_TAB[self.counts[rows, other].T]  # (animal, N, feature)
+            o[base + L.S_ANIMALS:base + L.SEAT_SIZE] = collection.transpose(0, 2, 1).reshape(-1, n)
+        o[L.UNKNOWN:L.UNKNOWN + A] = MUL_TAB[TOKENS_PER_ANIMAL - seen.T]
+        return o.T
 
     # -- hidden information ---------------------------------------------------------------------
     def determinize(self, seats: npt.ArrayLike, seed: int) -> None:
