@@ -444,9 +444,12 @@ class TriquetaBatch:
         o[L.OWN + A:L.OWN + 2 * A] = REP_TAB[own_returned.T]
         seen += down_counts + own_returned
         scores = self._scores(slice(None))
-        counts = self.counts[rows, seat]
-        gain, _ = _face_down_choice(counts, own_down, own_len)
-        o[L.OWN + 2 * A] = SCORE_TAB[scores[rows, seat] + gain - SCORE_LO]
+        with_down = scores[rows, seat] - SCORE_LO
+        holding = np.flatnonzero(own_len)  # T7's choice only where the seat keeps tokens face down
+        if holding.size:
+            counts = self.counts[holding, seat[holding]]
+            with_down[holding] += _face_down_choice(counts, own_down[holding], own_len[holding])[0]
+        o[L.OWN + 2 * A] = SCORE_TAB[with_down]
 
         for rel in range(p):
             other = (seat + rel) % p
