@@ -52,9 +52,10 @@ class BatchSimulator(Protocol):
     def observe(self, seats: npt.NDArray[np.integer[Any]] | None = None) -> npt.NDArray[np.float32]:
         """(N, *obs_shape): the encoder on `view(seat)` (seats None: the seat to move)."""
 
-    def step(self, actions: npt.NDArray[np.integer[Any]]) -> StepResult:
+    def step(self, actions: npt.NDArray[np.integer[Any]], active: npt.NDArray[np.bool_] | None = None) -> StepResult:
         """One legal action id per game (ValueError naming the slots otherwise, nothing changed);
-        ended games are restarted before it returns."""
+        with `active`, only the games it marks move (the others' actions are ignored). Ended games
+        are restarted before it returns."""
 
     def scores(self) -> npt.NDArray[np.int32]:
         """(N, P): the engine's `scores()` of each game now."""

@@ -248,30 +248,32 @@ class TriquetaBatch:
         return mask
 
     # -- playing --------------------------------------------------------------------------------
-    def step(self, actions: npt.ArrayLike) -> StepResult:
-        """Apply one legal action id per game; games that end are scored and restarted."""
+    def step(self, actions: npt.ArrayLike, active: npt.NDArray[np.bool_] | None = None) -> StepResult:
+        """Apply one legal action id per game (only in the games `active` marks, when given: the
+        others keep their state and ignore their action); games that end are scored and restarted."""
         n, p = self.num_envs, self.num_players
         act = np.asarray(actions).astype(np.intp)
         if act.shape != (n,):
             raise ValueError(f"step needs {n} action ids, one per game, not an array of shape {act.shape}")
-        inside = (act >= 0) & (act < NUM_ACTIONS)
-        legal = inside.copy()
-        legal[inside] = self.legal_mask()[self._rows[inside], act[inside]]
+        live = self._rows if active is None else np.flatnonzero(active)
+        a = act[live]
+        legal = (a >= 0) & (a < NUM_ACTIONS)
+        legal[legal] = self.legal_mask()[live[legal], a[legal]]
         if not legal.all():
-            bad = np.flatnonzero(~legal)
+            bad = live[~legal]
             raise ValueError(f"illegal action ids in slots {bad[:20].tolist()}{' ...' if len(bad) > 20 else ''}")
         cur = self.current_player.astype(np.intp)
         passing: list[Array] = []
 
-        take = np.flatnonzero(act < DRAW_ID)
+        take = live[a < DRAW_ID]
         ended = np.zeros(0, np.intp)
         if take.size:
             ended, passed = self._take(take, act[take], cur[take])
             passing.append(passed)
-        draw = np.flatnonzero(act == DRAW_ID)
+        draw = live[a == DRAW_ID]
         if draw.size:
             self._draw(draw)
-        follow = np.flatnonzero(act > DRAW_ID)
+        follow = live[a > DRAW_ID]
         if follow.size:
             passing.append(self._deal_with(follow, act[follow], cur[follow]))
         for games in passing:
@@ -282,6 +284,7 @@ class TriquetaBatch:
         terminated = np.zeros(n, bool)
         final = np.zeros((n, p), np.int32)
         if ended.size:
+            ended.sort()  # auto-reset seeds go to the lowest slot first
             final[ended], rewards[ended] = self._finish(ended)
             terminated[ended] = True
             self._start(ended, self._take_seeds(len(ended)))
