@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import meeple
+from meeple.batch import triqueta_layout as layout
 from meeple.core.rng import Rng
 from meeple.envs.encoders import triqueta as enc
 from meeple.games.triqueta.components import NUM_ANIMALS
@@ -64,11 +65,12 @@ def test_own_hidden_tokens_are_encoded():
     before_1 = encode(state, 1)
     state.apply(state.action_from_id(16))  # keep it face down
     obs0 = encode(state, 0)
-    assert obs0[enc.OWN + drawn] == pytest.approx(0.5)
-    assert obs0[enc.SEATS + enc.S_FACE_DOWN] == pytest.approx(0.5)
+    assert obs0[layout.OWN + drawn] == pytest.approx(0.5)
+    assert obs0[layout.SEATS + layout.S_FACE_DOWN] == pytest.approx(0.5)
     obs1 = encode(state, 1)
-    assert obs1[enc.OWN:enc.OWN + enc.OWN_SIZE - 1].sum() == 0
-    assert obs1[enc.SEATS + 2 * enc.SEAT_SIZE + enc.S_FACE_DOWN] == pytest.approx(0.5)  # seat 0 is 2 after seat 1
+    assert obs1[layout.OWN:layout.OWN + layout.OWN_SIZE - 1].sum() == 0
+    # seat 0 is 2 after seat 1
+    assert obs1[layout.SEATS + 2 * layout.SEAT_SIZE + layout.S_FACE_DOWN] == pytest.approx(0.5)
     assert not np.array_equal(before_1, obs1)
 
 
@@ -77,8 +79,8 @@ def test_seat_relative_order():
     for seat in range(4):
         obs = encode(state, seat)
         rel = (0 - seat) % 4  # seat 0 is to act and holds the rock
-        assert obs[enc.CURRENT + rel] == 1.0 and obs[enc.ROCK + rel] == 1.0
-        assert obs[enc.SEATS + rel * enc.SEAT_SIZE + enc.S_TURN] == 1.0
+        assert obs[layout.CURRENT + rel] == 1.0 and obs[layout.ROCK + rel] == 1.0
+        assert obs[layout.SEATS + rel * layout.SEAT_SIZE + layout.S_TURN] == 1.0
 
 
 @pytest.mark.parametrize(("players", "options"), SETUPS)
@@ -92,10 +94,10 @@ def test_different_positions_differ(players, options):
 
 def test_layout_matches_the_documented_offsets():
     """docs/games/triqueta.md, "Observation encoding", gives these offsets."""
-    assert (enc.DUO, enc.ROUND, enc.FINISHED, enc.CURRENT, enc.ROCK) == (4, 5, 9, 10, 15)
-    assert (enc.TOWER_SIZES, enc.UNSEEN, enc.PENDING_COUNT, enc.UNKNOWN) == (20, 24, 25, 26)
-    assert (enc.ROWS, enc.PENDING, enc.USED_KIND, enc.OWN, enc.SEATS) == (32, 72, 86, 89, 102)
-    assert (enc.ROW_SIZE, enc.PENDING_SIZE, enc.SEAT_SIZE, enc.SIZE) == (8, 7, 45, 327)
+    assert (layout.DUO, layout.ROUND, layout.FINISHED, layout.CURRENT, layout.ROCK) == (4, 5, 9, 10, 15)
+    assert (layout.TOWER_SIZES, layout.UNSEEN, layout.PENDING_COUNT, layout.UNKNOWN) == (20, 24, 25, 26)
+    assert (layout.ROWS, layout.PENDING, layout.USED_KIND, layout.OWN, layout.SEATS) == (32, 72, 86, 89, 102)
+    assert (layout.ROW_SIZE, layout.PENDING_SIZE, layout.SEAT_SIZE, layout.SIZE) == (8, 7, 45, 327)
     for players, options in SETUPS:
         assert enc.shape(players, options) == (327,)
 
@@ -106,9 +108,9 @@ def test_drawn_duo_tokens_only_for_the_drawer():
     first, second = state.view(0)["pending"]
     state.apply(state.action_from_id(16))  # keep slot 0 face down
     obs0, obs1 = encode(state, 0), encode(state, 1)
-    assert obs0[enc.PENDING + NUM_ANIMALS] == 1.0  # slot 0 dealt with
-    assert obs0[enc.PENDING + enc.PENDING_SIZE + second] == 1.0
-    assert obs0[enc.USED_KIND + 1] == 1.0  # keep
-    assert obs0[enc.OWN + first] == pytest.approx(0.5)
-    assert obs1[enc.PENDING:enc.OWN].sum() == 0
-    assert obs1[enc.PENDING_COUNT] == pytest.approx(0.5)
+    assert obs0[layout.PENDING + NUM_ANIMALS] == 1.0  # slot 0 dealt with
+    assert obs0[layout.PENDING + layout.PENDING_SIZE + second] == 1.0
+    assert obs0[layout.USED_KIND + 1] == 1.0  # keep
+    assert obs0[layout.OWN + first] == pytest.approx(0.5)
+    assert obs1[layout.PENDING:layout.OWN].sum() == 0
+    assert obs1[layout.PENDING_COUNT] == pytest.approx(0.5)

@@ -44,6 +44,8 @@ app = typer.Typer(
 console = Console()
 #: Exit status after Ctrl-C, as shells report a process ended by SIGINT.
 INTERRUPTED = 130
+#: The largest batch `bench --batch` builds (its arrays grow with it).
+MAX_BENCH_BATCH = 1 << 20
 #: The longest benchmark run (an hour); also refuses nan and infinity.
 MAX_BENCH_SECONDS = 3600.0
 MAX_BENCH_COUNT = 10_000_000
@@ -238,6 +240,8 @@ def bench(
     part: str | None = typer.Option(None, "--part", help="Time one of the game's own parts (see `meeple games`)."),
     bot: str | None = typer.Option(None, "--bot", help="Measure a search bot instead (ismcts[:level]): iterations/s."),
     env: str | None = typer.Option(None, "--env", help="Measure a research API instead (pettingzoo): steps/s."),
+    batch: int | None = typer.Option(None, "--batch", help="Measure the game's batched simulator with this many "
+                                     "games in lockstep instead: steps/s, observations and masks included."),
     seed: int = typer.Option(0, "--seed", "-s", help="Seed of the benchmark positions."),
     count: int | None = typer.Option(None, "--count", help="A fixed workload instead of --seconds: this many "
                                      "random games, or search iterations with --bot (to count instructions)."),
@@ -248,9 +252,9 @@ def bench(
         raise OptionError(f"--seconds must be a number of seconds from 0 to {MAX_BENCH_SECONDS}, not {seconds}")
     if count is not None and not 1 <= count <= MAX_BENCH_COUNT:
         raise OptionError(f"--count must be 1 to {MAX_BENCH_COUNT:,}, not {count}")
-    if count is not None and (game == "server" or part is not None or env is not None):
+    if count is not None and (game == "server" or part is not None or env is not None or batch is not None):
         raise OptionError("--count fixes the work of random playouts or of --bot; "
-                          "the server, --part and --env run for --seconds")
+                          "the server, --part, --env and --batch run for --seconds")
     if game == "server":
         if not 1 <= tables <= 5000:
             raise OptionError(f"--tables must be 1 to 5000, not {tables}")
@@ -306,6 +310,9 @@ def bench(
             console.print(f"{the_game.title}, {n} players, PettingZoo: {report['steps_per_s']:.0f} env steps/s "
                           f"(encoding {report['encode_us']:.1f} µs, engine step {report['step_us']:.1f} µs)")
         return
+    if batch is not None:
+        _bench_batch(the_game.name, batch, n, seconds, seed, parse_options(option), as_json)
+        return
     result = random_playouts(the_game, n, seconds, seed=seed, options=parse_options(option), count=count)
     report = {"game": the_game.name, "players": n, **result, **_build()}
     if as_json:
@@ -315,6 +322,21 @@ def bench(
             f"{the_game.title}, {n} players: {result['games_per_s']:.1f} games/s, "
             f"{result['actions_per_s']:.0f} actions/s ({result['games']} games in {result['seconds']:.1f} s)"
         )
+
+
+def _bench_batch(game: str, batch: int, players: int, seconds: float, seed: int, options: dict[str, Any],
+                 as_json: bool) -> None:
+    """`bench GAME --batch N`: the batched simulator's steps/s (meeple.batch.bench)."""
+    if not 1 <= batch <= MAX_BENCH_BATCH:
+        raise OptionError(f"--batch must be 1 to {MAX_BENCH_BATCH:,} games, not {batch}")
+    from meeple.batch.bench import bench_batch
+
+    report = {**bench_batch(game, batch, players, seconds, seed, options), **_build()}
+    if as_json:
+        print(json.dumps(report))
+    else:
+        console.print(f"{game}, {players} players, batch of {batch}: {report['steps_per_s']:.0f} steps/s "
+                      f"({report['games']} games in {report['seconds']:.1f} s)")
 
 
 def _build() -> dict[str, Any]:

@@ -7,9 +7,9 @@ in the game's own layer; the optional parts (bot heuristics, terminal renderer, 
 observation encoder) may live in a consumer layer, so the plugin only *names* them
 ("package.module" or "package.module:attribute"): the consumer that needs a part resolves it with
 `GamePlugin.part` and checks it against its own Protocol (`meeple.ai.heuristics.Heuristics`,
-`meeple.cli.render.TerminalRenderer`, `meeple.boards.WebBoard`,
-`meeple.envs.spaces.Encoder`). Nothing is imported before it is asked for, so playing a game never
-imports numpy, Rich or FastAPI.
+`meeple.cli.render.TerminalRenderer`, `meeple.boards.WebBoard`, `meeple.envs.spaces.Encoder`,
+`meeple.batch.BatchSimulator`). Nothing is imported before it is asked for, so playing a game
+never imports numpy, Rich or FastAPI.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ Chance = Literal["sampled", "deterministic"]
 #: Whether a seat may see everything ("perfect") or not ("imperfect").
 Information = Literal["perfect", "imperfect"]
 #: The optional parts a plugin may name.
-Part = Literal["heuristics", "terminal", "board", "encoder"]
+Part = Literal["heuristics", "terminal", "board", "encoder", "batch"]
 #: A part's shape, the Protocol its consumer checks it against.
 PartT = TypeVar("PartT")
 
@@ -92,7 +92,8 @@ class GamePlugin:
     game's `action_label` (a `Describer`); `catalogs` are the packages whose `locale/<lang>.toml`
     hold the game's messages. The optional parts are named, not imported: `heuristics` (the bots'
     greedy policy and evaluation), `terminal` (the terminal renderer), `board` (the web board),
-    `encoder` (the research environments' observation encoder). `view_type` is the type of what
+    `encoder` (the research environments' observation encoder), `batch` (the batched simulator class,
+`meeple.batch.BatchSimulator`). `view_type` is the type of what
     `view(seat)` returns."""
 
     rules: type[Game[Any, Any]]
@@ -102,6 +103,7 @@ class GamePlugin:
     terminal: str | None = None
     board: str | None = None
     encoder: str | None = None
+    batch: str | None = None
     view_type: type[View] = View
 
     @property

@@ -13,5 +13,6 @@ PLUGIN = GamePlugin(
     terminal="meeple.cli.render.triqueta",
     board="meeple.boards.triqueta",
     encoder="meeple.envs.encoders.triqueta",
+    batch="meeple.batch.triqueta:TriquetaBatch",
     view_type=TriquetaView,
 )

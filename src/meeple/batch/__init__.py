@@ -1,0 +1,47 @@
+"""Batched simulators (issue #32): N games of one table held as numpy arrays and stepped together,
+game by game identical to the engines (each game's differential test in tests/batch/).
+
+Layering: `core <- games <- batch <- ai <- (cli | server | envs)`; this package names no game. A
+game's simulator is its plugin's optional part "batch", a class found with `simulator_class`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, cast
+
+from meeple.batch.protocol import BatchFactory, BatchSimulator, StepResult
+from meeple.core.errors import OptionError
+from meeple.core.plugin import wrong_part
+from meeple.core.protocol import Game
+from meeple.core.registry import plugin_of
+
+__all__ = ["BatchSimulator", "StepResult", "make", "simulator_class"]
+
+
+@cache
+def simulator_class(game: Game[Any, Any]) -> BatchFactory:
+    """The game's simulator class; OptionError saying so when its plugin names none."""
+    plugin = plugin_of(game)
+    found = plugin.part("batch")
+    if found is None:
+        raise OptionError(f"{game.title} has no batched simulator")
+    if not isinstance(found, type):
+        raise wrong_part(plugin, "batch", "a BatchSimulator class")
+    return cast(BatchFactory, found)
+
+
+def make(game: Game[Any, Any], num_envs: int, num_players: int, options: Mapping[str, Any] | None = None,
+         seed: int = 0) -> BatchSimulator:
+    """`num_envs` games of `game` at a table of `num_players` (options checked as `new_game`
+    checks them), started from `seed`."""
+    game.check_players(num_players)
+    resolved = game.resolve_options(dict(options or {}))
+    game.check_options(num_players, resolved)
+    if num_envs < 1:
+        raise OptionError(f"a batch holds at least one game, not {num_envs}")
+    sim = simulator_class(game)(num_envs, num_players, resolved, seed)
+    if not isinstance(sim, BatchSimulator):
+        raise wrong_part(plugin_of(game), "batch", "a BatchSimulator class")
+    return sim

@@ -1,0 +1,45 @@
+"""The self-play API: the caller acts for every seat; ended games report every seat's reward."""
+
+from __future__ import annotations
+
+import numpy as np
+
+import meeple
+from meeple.batch import make
+from meeple.batch.selfplay import RandomPolicy, SelfPlay
+
+GAME = meeple.load("triqueta")
+
+
+def test_self_play_reports_each_ended_game_with_every_seats_reward() -> None:
+    play = SelfPlay(make(GAME, 32, 3), seed=5)
+    policy = RandomPolicy(1)
+    ended_total = 0
+    for _ in range(200):
+        turn = play.turn()
+        assert turn.obs.shape == (32, 327) and turn.mask.shape == (32, 20)
+        assert np.array_equal(turn.seat, play.sim.current_player)
+        assert turn.mask[np.arange(32), policy(turn)].all()
+        ended = play.step(policy(turn))
+        assert np.allclose(ended.rewards.sum(1), 1.0)  # T8: winners share one game's win
+        assert ended.rewards.shape == (len(ended.slots), 3) and (ended.scores.max(1) >= 0).all()
+        ended_total += len(ended.slots)
+    assert play.episodes == ended_total > 0
+    assert np.isclose(play.returns.sum(), ended_total)
+
+
+def test_self_play_matches_the_engine_for_a_whole_game() -> None:
+    play = SelfPlay(make(GAME, 1, 2, {"duo": True}), seed=11)
+    state = GAME.new_game(2, seed=11, duo=True)
+    policy = RandomPolicy(2)
+    while True:
+        actions = policy(play.turn())
+        mover = state.current_player
+        state.apply_id(int(actions[0]))
+        ended = play.step(actions)
+        if state.is_terminal:
+            assert ended.slots.tolist() == [0] and ended.last_seat.tolist() == [mover]
+            assert ended.rewards[0].tolist() == state.rewards()
+            assert ended.scores[0].tolist() == state.scores()
+            break
+        assert ended.slots.size == 0
