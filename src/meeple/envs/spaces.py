@@ -1,12 +1,14 @@
 """What every adapter shows a learner: the seat's encoded observation and its action mask.
 
-Both are built from `view(seat)` and the seat's legal action ids only, so no adapter can leak:
-the encoders read nothing else (each game's encoder tests check it under `determinize`).
+Both are built from what `view(seat)` shows and the seat's legal action ids only, so no adapter
+can leak: the encoders read nothing else (each game's encoder tests check it under
+`determinize`). An encoder may also read the state directly (`encode_state`), skipping the view's
+dicts; tests/envs/test_observe_fast.py checks it gives the bit-identical vector.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, Protocol, runtime_checkable
 
@@ -41,8 +43,18 @@ def observation_shape(game: Game[Any, Any], num_players: int, options: Mapping[s
     return encoder(game).shape(num_players, options)
 
 
+@cache
+def _state_encoder(game: Game[Any, Any]) -> Callable[[Any, int], npt.NDArray[np.float32]] | None:
+    """The encoder's `encode_state(state, seat)`, if it has one: the same vector as `encode` of
+    `view(seat)`, read from the state's fields that view copies, without building the view."""
+    return getattr(encoder(game), "encode_state", None)
+
+
 def observe(state: State[Any], seat: int) -> npt.NDArray[np.float32]:
-    """The encoded observation of `seat` (from its view only)."""
+    """The encoded observation of `seat` (from what its view shows only)."""
+    fast = _state_encoder(state.game)
+    if fast is not None:
+        return fast(state, seat)
     return encoder(state.game).encode(state.view(seat), seat, state.num_players, state.options)
 
 

@@ -3,18 +3,20 @@ docs/games/celtica.md, "Observation encoding (meeple.envs)").
 
 Seat-relative: relative seat j is seat `(seat + j) % n`, the observer first, then the players in
 turn order. The board takes `MAX_LENGTH` (60) location slots, so one shape serves every board
-file; the length depends only on the player count. The board's encoding is cached (the last board
-seen, compared by value), the flags are set by one indexed write and every other value is written
+file; the length depends only on the player count. The board's encoding is cached (per board
+and player count), the flags are set by one indexed write and every other value is written
 raw as one run and scaled by one precomputed vector, so an encoding is a few numpy calls.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from meeple.games.celtica import scoring
 from meeple.games.celtica.components import (
     COLOURS,
     COPIES_PER_PART,
@@ -32,7 +34,8 @@ from meeple.games.celtica.components import (
 from meeple.games.celtica.phases import END_REASONS, PHASES
 
 if TYPE_CHECKING:
-    from meeple.games.celtica.view_types import CelticaView, Location
+    from meeple.games.celtica.state import CelticaState
+    from meeple.games.celtica.view_types import CelticaView
 
 #: Location kinds in one-hot order.
 KINDS = ("start", "village", "castle", "monastery", "goal", "ruin", "cult")
@@ -87,14 +90,11 @@ P_VALUES = len(_P_SCALES)
 
 _PHASE_INDEX = {name: PHASE + i for i, name in enumerate(PHASE_NAMES)}
 _REASON_INDEX = {name: END_REASON + i for i, name in enumerate(END_REASONS)}
-_MUST_INDEX = {name: MUST_PLAY + i for i, name in enumerate(COLOURS)}
 _KIND_INDEX = {k: 1 + i for i, k in enumerate(KINDS)}
 _NINES = [NUM_PART_TYPES] * MAX_AMULETS
 _ZEROS = [0] * MAX_AMULETS
 
 _scales: dict[int, np.ndarray] = {}
-#: The last board seen (as in the view) and, per player count, a zero vector holding its encoding.
-_board_cache: list[Any] = [None, {}]
 
 
 def values_offset(num_players: int) -> int:
@@ -107,21 +107,24 @@ def shape(num_players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
     return (values_offset(num_players) + COMMON_VALUES + num_players * P_VALUES,)
 
 
-def _template(board: list[Location], n: int) -> np.ndarray:
-    if board != _board_cache[0]:
-        _board_cache[0] = [dict(loc) for loc in board]
-        _board_cache[1] = {}
-    per_n: dict[int, np.ndarray] = _board_cache[1]
-    got = per_n.get(n)
-    if got is None:
-        got = np.zeros(shape(n, {}), dtype=np.float32)
-        block = got[BOARD:BOARD + BOARD_SIZE].reshape(MAX_LENGTH, LOC_WIDTH)
-        for i, loc in enumerate(board):
-            block[i, 0] = 1.0
-            block[i, _KIND_INDEX[loc["kind"]]] = 1.0
-            block[i, LOC_WIDTH - 1] = loc["number"] / MAX_NUMBER
-        per_n[n] = got
+@lru_cache(maxsize=64)
+def _template(kinds: tuple[str, ...], numbers: tuple[int, ...], n: int) -> np.ndarray:
+    """A zero vector holding the board's encoding (read-only: each observation copies it)."""
+    got = np.zeros(shape(n, {}), dtype=np.float32)
+    block = got[BOARD:BOARD + BOARD_SIZE].reshape(MAX_LENGTH, LOC_WIDTH)
+    for i, (kind, number) in enumerate(zip(kinds, numbers)):
+        block[i, 0] = 1.0
+        block[i, _KIND_INDEX[kind]] = 1.0
+        block[i, LOC_WIDTH - 1] = number / MAX_NUMBER
+    got.flags.writeable = False
     return got
+
+
+@lru_cache(maxsize=4096)
+def _amulets(parts: tuple[int, ...]) -> tuple[int, list[int]]:
+    """Complete amulets and incomplete sizes of a collection, as the view's "amulets" shows."""
+    am = scoring.breakdown(parts)
+    return am["complete"], am["incomplete"]
 
 
 def _scale(n: int) -> np.ndarray:
@@ -133,58 +136,81 @@ def _scale(n: int) -> np.ndarray:
 
 def encode(view: CelticaView, seat: int, num_players: int, options: Mapping[str, Any]) -> np.ndarray:
     """The observation of `seat` from its view (reads nothing else)."""
-    n = num_players
     board = view["board"]
-    out = _template(board, n).copy()
-    goal = len(board) - 1
-
-    druids = view["druids"]
-    ones = [DRUID_POS + c * MAX_LENGTH + pos for c, pos in enumerate(druids)]
-    ones.extend(DRUID_HOME + c for c, pos in enumerate(druids) if pos == goal)
     me = view["players"][seat]
     must = me["must_play"]
-    if must is not None:
-        ones.append(_MUST_INDEX[must])
-    ones.append(_PHASE_INDEX["over" if view["phase"] is None else view["phase"]])
-    reason = view["end_reason"]
+    return _encode(
+        seat, num_players, tuple(loc["kind"] for loc in board), tuple(loc["number"] for loc in board),
+        view["provenance"], view["druids"], -1 if must is None else COLOURS.index(must),
+        "over" if view["phase"] is None else view["phase"], view["end_reason"], view["final_round"],
+        [view["pending"], view["round"], view["display"], view["supply"], view["part_discards"],
+         view["druid_deck"], view["druid_discards"], view["experience_deck"], view["experience_discards"],
+         me["hand"], me["experience"]],
+        [(p["parts"], p["druid_cards"], p["experience_cards"], p["amulets"]["complete"],
+          p["amulets"]["incomplete"], p["owes_card"]) for p in view["players"]],
+        view["current_player"], view["ender"], view["end_queue"], view["winners"])
+
+
+def encode_state(state: CelticaState, seat: int) -> np.ndarray:
+    """The same vector as `encode(state.view(seat), ...)`, read from the fields that view copies
+    (of the hidden ones, the observer's own hand, experience cards and owed colour only)."""
+    board = state.board
+    owed = state.owed_colour
+    return _encode(
+        seat, state.num_players, board.kinds, board.numbers, board.provenance, state.druids, owed[seat],
+        "over" if state.over else PHASES[state.phase], state.end_reason or None, state.final_round,
+        [state.pending, state.round, state.display, len(state.supply), state.part_discards,
+         len(state.druid_deck), state.druid_discards, len(state.experience_deck), state.experience_discards,
+         state.hands[seat], state.experience[seat]],
+        [(parts, state.cards_held[q], state.experience_held[q], *_amulets(tuple(parts)), owed[q] >= 0)
+         for q, parts in enumerate(state.parts)],
+        state.current_player, state.ender if state.ender >= 0 else None, state.end_queue, state.winners())
+
+
+def _encode(seat: int, n: int, kinds: tuple[str, ...], numbers: tuple[int, ...], provenance: str,
+            druids: Sequence[int], must: int, phase: str, reason: str | None, final_round: bool,
+            common: list[Any], players: Sequence[tuple[Sequence[int], int, int, int, Sequence[int], bool]],
+            current: int | None, ender: int | None, end_queue: Sequence[int], winners: Sequence[int]) -> np.ndarray:
+    """The vector from the values a view shows. `common`: pending, round, then the public piles
+    and the observer's hand and experience cards, in the values run's order; `players`: parts,
+    druid and experience cards, complete amulets, incomplete sizes, owes a card, per seat."""
+    out = _template(kinds, numbers, n).copy()
+    goal = len(kinds) - 1
+    ones = [DRUID_POS + c * MAX_LENGTH + pos for c, pos in enumerate(druids)]
+    ones.extend(DRUID_HOME + c for c, pos in enumerate(druids) if pos == goal)
+    if must >= 0:
+        ones.append(MUST_PLAY + must)
+    ones.append(_PHASE_INDEX[phase])
     if reason is not None:
         ones.append(_REASON_INDEX[reason])
-    if view["final_round"]:
+    if final_round:
         ones.append(FLAGS)
-    if view["provenance"] == "printed":
+    if provenance == "printed":
         ones.append(FLAGS + 1)
 
+    pending, round_no, *piles = common
     values = [pos / goal for pos in druids]
-    values += (view["pending"] / MAX_NUMBER, min(view["round"], MAX_ROUND) / MAX_ROUND,
-               len(board) / MAX_LENGTH)
-    values += view["display"]
-    values.append(view["supply"])
-    values += view["part_discards"]
-    values.append(view["druid_deck"])
-    values += view["druid_discards"]
-    values.append(view["experience_deck"])
-    values += view["experience_discards"]
-    values += me["hand"]
-    values += me["experience"]
-    players = view["players"]
+    values += (pending / MAX_NUMBER, min(round_no, MAX_ROUND) / MAX_ROUND, len(kinds) / MAX_LENGTH)
+    for pile in piles:
+        if isinstance(pile, int):
+            values.append(pile)
+        else:
+            values += pile
     for j in range(n):
-        p = players[(seat + j) % n]
-        am = p["amulets"]
-        sizes = _NINES[:am["complete"]] + am["incomplete"]
-        values += p["parts"]
-        values += (p["druid_cards"], p["experience_cards"], am["complete"])
+        parts, druid_cards, experience_cards, complete, incomplete, owes = players[(seat + j) % n]
+        sizes = [*_NINES[:complete], *incomplete]
+        values += parts
+        values += (druid_cards, experience_cards, complete)
         values += sizes
         values += _ZEROS[:MAX_AMULETS - len(sizes)]
-        if p["owes_card"]:
+        if owes:
             ones.append(PLAYER_FLAGS + j * PF_WIDTH + PF_OWES)
-    current = view["current_player"]
     if current is not None:
         ones.append(PLAYER_FLAGS + (current - seat) % n * PF_WIDTH + PF_CURRENT)
-    ender = view["ender"]
     if ender is not None:
         ones.append(PLAYER_FLAGS + (ender - seat) % n * PF_WIDTH + PF_ENDER)
-    ones.extend(PLAYER_FLAGS + (q - seat) % n * PF_WIDTH + PF_QUEUE for q in view["end_queue"])
-    ones.extend(PLAYER_FLAGS + (q - seat) % n * PF_WIDTH + PF_WINNER for q in view["winners"])
+    ones.extend(PLAYER_FLAGS + (q - seat) % n * PF_WIDTH + PF_QUEUE for q in end_queue)
+    ones.extend(PLAYER_FLAGS + (q - seat) % n * PF_WIDTH + PF_WINNER for q in winners)
     np.multiply(np.array(values, dtype=np.float64), _scale(n), out=out[PLAYER_FLAGS + n * PF_WIDTH:])
     out[ones] = 1.0
     return out

@@ -7,7 +7,7 @@ numbers (the action ids name them). Layout: docs/games/triqueta.md, "Observation
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -21,15 +21,13 @@ from meeple.batch.triqueta_layout import (
     MAX_RETURNED,
     MIN_PLAYERS,
     MIN_SCORE,
-    OWN,
-    PENDING,
+    OWN_SIZE,
     PENDING_COUNT,
     PENDING_SIZE,
     PLAYERS_ONEHOT,
     ROCK,
     ROUND,
     ROW_SIZE,
-    ROWS,
     S_ANIMALS,
     S_FACE_DOWN,
     S_OUT,
@@ -42,25 +40,26 @@ from meeple.batch.triqueta_layout import (
     S_WINNER,
     SCORE_SPAN,
     SEAT_SIZE,
-    SEATS,
     SIZE,
     SLOTS,
     TOWER_SIZES,
     UNKNOWN,
     UNSEEN,
-    USED_KIND,
     USED_KINDS,
 )
 from meeple.games.triqueta.components import (
     MAX_FACE_DOWN,
+    MAX_PLAYERS,
     NUM_ANIMALS,
     NUM_TOKENS,
     TOKENS_PER_ANIMAL,
     TOKENS_PER_TOWER,
+    TOWERS,
     TREE_TILES,
 )
 
 if TYPE_CHECKING:
+    from meeple.games.triqueta.state import TriquetaState
     from meeple.games.triqueta.view_types import TriquetaView
 
 _INV_TOWER = 1.0 / TOKENS_PER_TOWER
@@ -90,80 +89,164 @@ def _collection_block(collection: tuple[int, ...]) -> tuple[float, ...]:
 
 def encode(view: TriquetaView, seat: int, num_players: int, options: Mapping[str, Any]) -> np.ndarray:
     """`view` (what `state.view(seat)` returns) as a float32 vector of `shape(...)`, in [0, 1]."""
-    n = view["num_players"]
-    buf = [0.0] * SIZE
-    buf[PLAYERS_ONEHOT + n - MIN_PLAYERS] = 1.0
-    if view["duo"]:
-        buf[DUO] = 1.0
-    buf[ROUND + view["round"] - 1] = 1.0
-    finished = view["over"]
-    current = view["current_player"]
-    if finished:
-        buf[FINISHED] = 1.0
-    elif current is not None:
-        buf[CURRENT + (current - seat) % n] = 1.0
-    rock = view["rock"]
-    buf[ROCK + (rock - seat) % n] = 1.0
-    for t, size in enumerate(view["towers"]):
-        buf[TOWER_SIZES + t] = size * _INV_TOWER
-    buf[UNSEEN] = view["unseen_count"] / NUM_TOKENS
-    buf[PENDING_COUNT] = view["pending_count"] / SLOTS
-
-    seen = [0] * NUM_ANIMALS
-    for r, row in enumerate(view["rows"]):
-        if row is None:
-            continue
-        base = ROWS + r * ROW_SIZE
-        buf[base] = 1.0
-        buf[base + 1] = len(row) * _INV_TOWER
-        for token in row:
-            buf[base + 2 + token] += _INV_ANIMAL
-            seen[token] += 1
-
-    pending = view.get("pending")
-    if pending:
-        for slot, token in enumerate(pending):
-            if token >= 0:
-                buf[PENDING + slot * PENDING_SIZE + token] = 1.0
-                seen[token] += 1
-            else:
-                buf[PENDING + slot * PENDING_SIZE + NUM_ANIMALS] = 1.0
-        used = view.get("used_kind")
-        if used:
-            buf[USED_KIND + USED_KINDS.index(used)] = 1.0
-
     players = view["players"]
     mine = players[seat]
-    for token in mine["face_down"]:
-        buf[OWN + token] += 1.0 / MAX_FACE_DOWN
-        seen[token] += 1
-    for token in mine["returned"]:
-        buf[OWN + NUM_ANIMALS + token] += _INV_ANIMAL
-        seen[token] += 1
-    buf[OWN + 2 * NUM_ANIMALS] = _score(mine["score_with_face_down"])
+    pending = view.get("pending")
+    return _encode(
+        seat, view["num_players"], view["duo"], view["round"], view["over"], view["current_player"], view["rock"],
+        view["towers"], view["unseen_count"], view["pending_count"], view["rows"],
+        pending, view.get("used_kind") if pending else None,
+        mine["face_down"], mine["returned"], mine["score_with_face_down"],
+        [(p["out"], p["trees"], p["face_down_count"], p["returned_count"], p["score"], p["collection"])
+         for p in players],
+        view["winners"])
 
-    winners = view["winners"]
-    for other in range(n):
-        rel = (other - seat) % n
-        p = players[other]
-        base = SEATS + rel * SEAT_SIZE
-        buf[base + S_PRESENT] = 1.0
-        if p["out"]:
-            buf[base + S_OUT] = 1.0
-        buf[base + S_TREES] = p["trees"] / TREE_TILES
-        buf[base + S_FACE_DOWN] = p["face_down_count"] / MAX_FACE_DOWN
-        buf[base + S_RETURNED] = p["returned_count"] / MAX_RETURNED
-        buf[base + S_SCORE] = _score(p["score"])
-        if other in winners:
-            buf[base + S_WINNER] = 1.0
-        if other == rock:
-            buf[base + S_ROCK] = 1.0
-        if other == current and not finished:
-            buf[base + S_TURN] = 1.0
-        collection = p["collection"]
-        buf[base + S_ANIMALS:base + SEAT_SIZE] = _collection_block(tuple(collection))
-        for animal in range(NUM_ANIMALS):
-            seen[animal] += collection[animal]
-    for animal in range(NUM_ANIMALS):
-        buf[UNKNOWN + animal] = (TOKENS_PER_ANIMAL - seen[animal]) * _INV_ANIMAL
-    return np.array(buf, dtype=np.float32)
+
+def encode_state(state: TriquetaState, seat: int) -> np.ndarray:
+    """The same vector as `encode(state.view(seat), ...)`, read from the fields that view copies
+    (the observer's own hidden tokens; the drawn tokens only for the drawer, T4) without
+    building the view."""
+    scores = state.scores()
+    drawer_sees = seat == state.current and not state.over
+    return _encode(
+        seat, state.num_players, state.duo, min(state.round, TOWERS - 1) + 1, state.over, state.current_player,
+        state.rock, [len(t) for t in state.towers], len(state.gone), sum(1 for t in state.pending if t >= 0),
+        state.rows, state.pending if drawer_sees else None, state.used_kind if drawer_sees else None,
+        state.face_down[seat], state.returned[seat], state.points_with_face_down(seat),
+        [(state.out[s], state.trees[s], len(state.face_down[s]), len(state.returned[s]), scores[s], state.counts[s])
+         for s in range(state.num_players)],
+        state.winners())
+
+
+def _encode(seat: int, n: int, duo: bool, round_no: int, finished: bool, current: int | None, rock: int,
+            towers: Sequence[int], unseen: int, pending_count: int, rows: Sequence[Sequence[int] | None],
+            pending: Sequence[int] | None, used: str | None, face_down: Sequence[int], returned: Sequence[int],
+            score_with_face_down: int, players: Sequence[tuple[bool, int, int, int, int, Sequence[int]]],
+            winners: Sequence[int]) -> np.ndarray:
+    """The vector from the values a view shows (`players`: out, trees, face-down and returned
+    counts, score, collection per seat), joined from cached blocks: a block is computed once per
+    distinct content, so a step costs a few dict look-ups rather than a write per value."""
+    live = current if current is not None and not finished else -1
+    seen_rows = [_row(None if row is None else tuple(row)) for row in rows]
+    pend = _pending(tuple(pending), used) if pending else _NO_PENDING
+    own = _own(tuple(sorted(face_down)), tuple(sorted(returned)), score_with_face_down)
+    blocks = [_seat_block(out, trees, fd, ret, score, other in winners, other == rock, other == live,
+                          tuple(collection))
+              for other, (out, trees, fd, ret, score, collection) in enumerate(players)]
+    seen = tuple(sum(c) for c in zip(*(b[1] for b in seen_rows), pend[1], own[1], *(b[1] for b in blocks)))
+    parts = [_header(n, duo, round_no, finished, -1 if current is None else (current - seat) % n,
+                     (rock - seat) % n, tuple(towers), unseen, pending_count), _unknown(seen)]
+    parts += [row[0] for row in seen_rows]
+    parts += (_zeros(ROW_SIZE * (MAX_PLAYERS - len(seen_rows))), pend[0], own[0])
+    parts += [blocks[(seat + j) % n][0] for j in range(n)]
+    parts.append(_zeros(SEAT_SIZE * (MAX_PLAYERS - n)))
+    return np.concatenate(parts)
+
+
+Block = tuple[np.ndarray, tuple[int, ...]]  # float32 values, tokens seen per animal
+
+
+def _f32(values: Sequence[float]) -> np.ndarray:
+    """A cached block as float32, read-only (np.concatenate copies it into each observation)."""
+    out = np.array(values, dtype=np.float32)
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=64)
+def _zeros(size: int) -> np.ndarray:
+    return _f32([0.0] * size)
+
+
+@lru_cache(maxsize=1024)
+def _unknown(seen: tuple[int, ...]) -> np.ndarray:
+    """Per animal, the tokens the observer has not seen / 10."""
+    return _f32([(TOKENS_PER_ANIMAL - k) * _INV_ANIMAL for k in seen])
+
+
+@lru_cache(maxsize=4096)
+def _header(n: int, duo: bool, round_no: int, finished: bool, current_rel: int, rock_rel: int,
+            towers: tuple[int, ...], unseen: int, pending_count: int) -> np.ndarray:
+    """Everything before the per-animal unknown counts."""
+    buf = [0.0] * UNKNOWN
+    buf[PLAYERS_ONEHOT + n - MIN_PLAYERS] = 1.0
+    if duo:
+        buf[DUO] = 1.0
+    buf[ROUND + round_no - 1] = 1.0
+    if finished:
+        buf[FINISHED] = 1.0
+    elif current_rel >= 0:
+        buf[CURRENT + current_rel] = 1.0
+    buf[ROCK + rock_rel] = 1.0
+    for t, size in enumerate(towers):
+        buf[TOWER_SIZES + t] = size * _INV_TOWER
+    buf[UNSEEN] = unseen / NUM_TOKENS
+    buf[PENDING_COUNT] = pending_count / SLOTS
+    return _f32(buf)
+
+
+@lru_cache(maxsize=8192)
+def _row(row: tuple[int, ...] | None) -> Block:
+    buf = [0.0] * ROW_SIZE
+    seen = [0] * NUM_ANIMALS
+    if row is not None:
+        buf[0] = 1.0
+        buf[1] = len(row) * _INV_TOWER
+        for token in row:
+            buf[2 + token] += _INV_ANIMAL
+            seen[token] += 1
+    return _f32(buf), tuple(seen)
+
+
+@lru_cache(maxsize=1024)
+def _pending(pending: tuple[int, ...], used: str | None) -> Block:
+    """The drawer's drawn tokens, then what it did with the first duo token."""
+    buf = [0.0] * (SLOTS * PENDING_SIZE + len(USED_KINDS))
+    seen = [0] * NUM_ANIMALS
+    for slot, token in enumerate(pending):
+        if token >= 0:
+            buf[slot * PENDING_SIZE + token] = 1.0
+            seen[token] += 1
+        else:
+            buf[slot * PENDING_SIZE + NUM_ANIMALS] = 1.0
+    if used:
+        buf[SLOTS * PENDING_SIZE + USED_KINDS.index(used)] = 1.0
+    return _f32(buf), tuple(seen)
+
+
+_NO_PENDING = _pending((), None)
+
+
+@lru_cache(maxsize=4096)
+def _own(face_down: tuple[int, ...], returned: tuple[int, ...], score_with_face_down: int) -> Block:
+    """The observer's hidden tokens (sorted, as the view lists them)."""
+    buf = [0.0] * OWN_SIZE
+    seen = [0] * NUM_ANIMALS
+    for token in face_down:
+        buf[token] += 1.0 / MAX_FACE_DOWN
+        seen[token] += 1
+    for token in returned:
+        buf[NUM_ANIMALS + token] += _INV_ANIMAL
+        seen[token] += 1
+    buf[2 * NUM_ANIMALS] = _score(score_with_face_down)
+    return _f32(buf), tuple(seen)
+
+
+@lru_cache(maxsize=16384)
+def _seat_block(out: bool, trees: int, face_down_count: int, returned_count: int, score: int, winner: bool,
+                rock: bool, turn: bool, collection: tuple[int, ...]) -> Block:
+    buf = [0.0] * S_ANIMALS
+    buf[S_PRESENT] = 1.0
+    if out:
+        buf[S_OUT] = 1.0
+    buf[S_TREES] = trees / TREE_TILES
+    buf[S_FACE_DOWN] = face_down_count / MAX_FACE_DOWN
+    buf[S_RETURNED] = returned_count / MAX_RETURNED
+    buf[S_SCORE] = _score(score)
+    if winner:
+        buf[S_WINNER] = 1.0
+    if rock:
+        buf[S_ROCK] = 1.0
+    if turn:
+        buf[S_TURN] = 1.0
+    return _f32([*buf, *_collection_block(collection)]), collection

@@ -1,0 +1,68 @@
+"""The env's observation path (`spaces.observe`, which may read the state directly) gives the
+bit-identical float32 vector of `encode(view(seat), ...)`, for every seat of every position of
+random games at every player count and option set, and a seat's observation is unchanged when
+what it cannot see is re-dealt."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+import meeple
+from meeple.core.rng import Rng
+from meeple.envs.spaces import encoder, observe
+
+SHORT_BOARD = "layout:printed:start,ruin 2,cult,village 3,castle 1,monastery 2,goal 4"
+SETUPS: list[tuple[str, int, dict[str, Any], int]] = [
+    # game, players, options, games
+    *[("triqueta", n, {}, 30) for n in (2, 3, 4, 5)], ("triqueta", 2, {"duo": True}, 30),
+    *[("celtica", n, {}, 6) for n in (2, 3, 4, 5)], ("celtica", 3, {"board": SHORT_BOARD}, 6),
+    *[("triominos", n, {}, 2) for n in (2, 3, 4)],
+    ("triominos", 2, {"drawn_tile_only": True}, 2), ("triominos", 3, {"match": True, "target": 120}, 2),
+    *[("castell", n, {}, 3) for n in (2, 3, 4)],
+    ("castell", 3, {"wheel": "advanced", "performance_tokens": "all", "refill": "add",
+                    "prize_ties": "one_lower"}, 3),
+]
+
+
+def _games(name: str, players: int, options: dict[str, Any], games: int, seed: int) -> Any:
+    """Every position of `games` seeded random games, the terminal ones included."""
+    game = meeple.load(name)
+    rng = Rng(seed)
+    for g in range(games):
+        state = game.new_game(players, seed=seed * 1000 + g, **options)
+        while True:
+            yield state
+            if state.is_terminal:
+                break
+            actions = state.legal_actions()
+            state.apply(actions[rng.below(len(actions))])
+
+
+@pytest.mark.parametrize(("name", "players", "options", "games"), SETUPS)
+def test_bit_identical_to_the_view_encoding(name: str, players: int, options: dict[str, Any], games: int) -> None:
+    enc = None
+    checked = 0
+    for state in _games(name, players, options, games, seed=players):
+        enc = enc or encoder(state.game)
+        for seat in range(players):
+            fast = observe(state, seat)
+            slow = enc.encode(state.view(seat), seat, players, state.options)
+            assert fast.dtype == np.float32 and fast.shape == slow.shape
+            assert fast.tobytes() == slow.tobytes(), (name, seat, np.flatnonzero(fast != slow)[:10])
+            checked += 1
+    assert checked > 50 * players
+
+
+@pytest.mark.parametrize(("name", "players", "options", "games"), SETUPS[::2])
+def test_unchanged_by_redealing_what_the_seat_cannot_see(name: str, players: int, options: dict[str, Any],
+                                                         games: int) -> None:
+    for k, state in enumerate(_games(name, players, options, 1, seed=50 + players)):
+        if k % 5:
+            continue
+        for seat in range(players):
+            obs = observe(state, seat)
+            for r in range(2):
+                assert np.array_equal(obs, observe(state.determinize(seat, Rng(100 * k + r)), seat))
