@@ -59,6 +59,9 @@ _M2 = np.uint64(0x94D049BB133111EB)
 _TWO64 = 1 << 64
 
 
+_AMULET_K = np.arange(COPIES_PER_PART)  # one amulet per copy of a part (C2)
+
+
 def _mix(s: U64) -> U64:
     """The SplitMix64 output for states `s` (already advanced)."""
     z = (s ^ (s >> np.uint64(30))) * _M1
@@ -123,14 +126,22 @@ def _below(states: U64, n: I64) -> tuple[I64, U64]:
 
 def _counts(cards: npt.NDArray[Any], kinds: int) -> I32:
     """Per row, how many of `cards` (-1: none) are of each kind."""
-    return (cards[..., None] == np.arange(kinds)).sum(axis=-2, dtype=np.int32)
+    out: I32 = (cards[..., None] == np.arange(kinds)).sum(axis=-2, dtype=np.int32)
+    return out
+
+
+def _amulet_sizes(parts: npt.NDArray[Any]) -> I32:
+    """C2: amulet k holds the types with more than k parts; its size, for k = 0..9 (zero past the last)."""
+    out: I32 = np.count_nonzero(parts[..., None, :] > _AMULET_K[:, None], axis=-1).astype(np.int32)
+    return out
 
 
 def _sorted_items(counts: npt.NDArray[Any], width: int) -> npt.NDArray[np.int8]:
     """Rows of kinds in ascending order, `counts[k]` of kind k (as the engine lists a pile before a
     shuffle); padding past the total is kind `len(counts)`."""
     cum = np.cumsum(counts, axis=1)
-    return (np.arange(width)[None, None, :] >= cum[:, :, None]).sum(axis=1).astype(np.int8)
+    out: npt.NDArray[np.int8] = (np.arange(width)[None, None, :] >= cum[:, :, None]).sum(axis=1).astype(np.int8)
+    return out
 
 
 class _Pile:
@@ -171,8 +182,12 @@ for _t in range(T):
         _KIND[SWAP0 + _t * T + _u], _A1[SWAP0 + _t * T + _u], _A2[SWAP0 + _t * T + _u] = K_SWAP, _t, _u
 _KIND[CULT0], _KIND[CULT0 + 1], _A1[CULT0 + 1] = K_CULT, K_CULT, 1
 _KIND[DONE_ID] = K_DONE
-_CARDS = np.arange(1, MAX_CARDS + 1)[:, None]
-_EXPS = np.arange(MAX_EXPERIENCE + 1)[None, :]
+#: _PLAY_ROWS[cards, experience]: which plays of one colour's block (cards from 1, then experience)
+#: a hand with that many druid and experience cards of the colour may make (C5).
+_PLAY_ROWS = (
+    (np.arange(1, MAX_CARDS + 1)[None, None, :, None] <= np.arange(MAX_CARDS + 1)[:, None, None, None])
+    & (np.arange(MAX_EXPERIENCE + 1)[None, None, None, :] <= np.arange(MAX_EXPERIENCE + 1)[None, :, None, None])
+).reshape(MAX_CARDS + 1, MAX_EXPERIENCE + 1, _PER_COLOUR)
 _NOT_SELF = ~np.eye(T, dtype=bool)
 
 # -- the observation layout (meeple.envs.encoders.celtica) ----------------------------------------
@@ -199,7 +214,6 @@ _VALUE_SCALES = (
 _P_SCALES = (
     [1 / COPIES_PER_PART] * T + [1 / HAND_SIZE, 1 / EXPERIENCE_CARDS, 1 / MAX_AMULETS] + [1 / T] * MAX_AMULETS
 )
-_AMULET_K = np.arange(MAX_AMULETS)
 #: C12: sum of BASE ** size over a player's amulets orders players exactly as the ruling does.
 _BASE = COPIES_PER_PART + 1
 
@@ -241,6 +255,7 @@ class CelticaBatch:
         self.experience = np.zeros((N, n, C), dtype=np.int32)
         self.experience_held = np.zeros((N, n), dtype=np.int32)
         self.parts = np.zeros((N, n, T), dtype=np.int32)
+        self.amulets = np.zeros((N, n, MAX_AMULETS), dtype=np.int32)  # _amulet_sizes(parts), kept up to date
         self.display = np.zeros((N, T), dtype=np.int32)
         self.display_size = np.zeros(N, dtype=np.int64)
         self.supply = _Pile(N, TOTAL_PARTS, T)
@@ -303,6 +318,7 @@ class CelticaBatch:
         dealt = START_PARTS * n
         drawn = self.supply.deck[idx[:, None], TOTAL_PARTS - 1 - np.arange(dealt + DISPLAY_SIZE)]
         self.parts[idx] = _counts(drawn[:, :dealt].reshape(m, n, START_PARTS), T)
+        self.amulets[idx] = _amulet_sizes(self.parts[idx])
         self.display[idx] = _counts(drawn[:, dealt:], T)
         self.display_size[idx] = DISPLAY_SIZE
         self.supply.size[idx] = TOTAL_PARTS - dealt - DISPLAY_SIZE
@@ -420,11 +436,10 @@ class CelticaBatch:
         N, rows, cur, phase = self.num_envs, self._rows, self.current, self.phase
         mask = np.zeros((N, NUM_ACTIONS), dtype=bool)
         hand = self.hands[rows, cur]
-        ex = self.experience[rows, cur]
         owed = self.owed[rows, cur]
         colour_ok = (phase == PLAY_PHASE)[:, None] & ((owed < 0)[:, None] | (owed[:, None] == np.arange(C)))
-        plays = (_CARDS[None, None] <= hand[:, :, None, None]) & (_EXPS[None, None] <= ex[:, :, None, None])
-        mask[:, :TAKE0] = (plays & colour_ok[:, :, None, None]).reshape(N, TAKE0)
+        hand = np.where(colour_ok, hand, 0)  # no card of a colour that may not be played: no play of it
+        mask[:, :TAKE0] = _PLAY_ROWS[hand, self.experience[rows, cur]].reshape(N, TAKE0)
         shown = self.display > 0
         mask[:, TAKE0:GIVE0] = shown & (phase == TAKE_PHASE)[:, None]
         mine = self.parts[rows, cur] > 0
@@ -446,7 +461,7 @@ class CelticaBatch:
 
     def _rewards(self, idx: I64) -> npt.NDArray[np.float32]:
         """C12: winners (best standing) share 1, as State.rewards()."""
-        sizes = (self.parts[idx][:, :, None, :] > _AMULET_K[None, None, :, None]).sum(axis=3)
+        sizes = self.amulets[idx]
         value = np.where(sizes > 0, np.power(_BASE, sizes, dtype=np.int64), 0).sum(axis=2)
         won = value == value.max(axis=1, keepdims=True)
         out: npt.NDArray[np.float32] = (won / won.sum(axis=1, keepdims=True)).astype(np.float32)
@@ -478,12 +493,14 @@ class CelticaBatch:
             self.display[idx, t] -= 1
             self.display_size[idx] -= 1
             self.parts[idx, p, t] += 1
+            self.amulets[idx, p] = _amulet_sizes(self.parts[idx, p])
             self.pending[idx] -= 1
             finds.append(idx[(self.pending[idx] == 0) | (self.display_size[idx] == 0)])
         idx = np.flatnonzero(kind == K_GIVE)
         if idx.size:  # C7
             p, t = self.current[idx], a1[idx]
             self.parts[idx, p, t] -= 1
+            self.amulets[idx, p] = _amulet_sizes(self.parts[idx, p])
             self.supply.discards[idx, t] += 1
             self.pending[idx] -= 1
             ruins.append(idx[self.pending[idx] == 0])
@@ -504,6 +521,7 @@ class CelticaBatch:
             self._spend(idx, p, 1)
             self.parts[idx, p, g] -= 1
             self.parts[idx, p, t] += 1
+            self.amulets[idx, p] = _amulet_sizes(self.parts[idx, p])
             self.display[idx, t] -= 1
             self.display[idx, g] += 1
             nexts.append(idx[~self._can_spend(idx)[np.arange(len(idx)), p]])
@@ -512,6 +530,7 @@ class CelticaBatch:
             p, t = self.current[idx], a1[idx]
             self._spend(idx, p, 2)
             self.parts[idx, p, t] += 1
+            self.amulets[idx, p] = _amulet_sizes(self.parts[idx, p])
             self.display[idx, t] -= 1
             self.display_size[idx] -= 1
             nexts.append(idx[~self._can_spend(idx)[np.arange(len(idx)), p]])
@@ -657,7 +676,7 @@ class CelticaBatch:
         per[:, :, T] = self.cards_held[rows[:, None], rel]
         per[:, :, T + 1] = self.experience_held[rows[:, None], rel]
         per[:, :, T + 2] = parts.min(axis=2)
-        per[:, :, T + 3:] = (parts[:, :, None, :] > _AMULET_K[None, None, :, None]).sum(axis=3)
+        per[:, :, T + 3:] = self.amulets[rows[:, None], rel]
         np.multiply(values, self._scale, out=out[:, self.values_at:])
         return out
 
