@@ -1,4 +1,4 @@
-"""Batched simulators (issue #32): N games of one table held as numpy arrays and stepped together,
+"""Batched simulators: N games of one table held as numpy arrays and stepped together,
 game by game identical to the engines (each game's differential test in tests/batch/).
 
 Layering: `core <- games <- batch <- ai <- (cli | server | envs)`; this package names no game. A

@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from meeple.core.rng import PureRng
+
 U64 = npt.NDArray[np.uint64]
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
@@ -58,24 +60,54 @@ def below(states: U64, n: npt.ArrayLike) -> U64:
     return x % bound
 
 
+def mix(states: U64) -> U64:
+    """SplitMix64's output for already advanced states (not changed)."""
+    z = (states ^ (states >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+#: Per position i of a Fisher-Yates pass, the largest accepted draw for `below(i + 1)`, minus one
+#: (2**64 - 1 where every draw is accepted), for rows up to _MAX_WIDTH long.
+_MAX_WIDTH = 256
+_LIMIT_M1 = np.array([_TWO64 - (_TWO64 % (i + 1)) - 1 for i in range(_MAX_WIDTH)], dtype=np.uint64)
+_NS = np.arange(1, _MAX_WIDTH + 1, dtype=np.uint64)
+
+
 def shuffle(states: U64, items: npt.NDArray[np.int8], lengths: npt.ArrayLike | None = None) -> None:
     """Fisher-Yates in place on each row of `items` (N, L), as `PureRng.shuffle` on the row's
-    first `lengths[i]` entries (all L when None): from the top down, `below(i + 1)` each."""
+    first `lengths[i]` entries (all L when None), and each generator advanced past its draws.
+
+    Without a rejection, draw k of a row uses state s + k * gamma, so every draw is computed at
+    once and only the swaps run position by position over all rows; a row with a rejected draw
+    (about one in 2**57) is shuffled again from its original order by PureRng itself."""
     n, width = items.shape
-    rows = np.arange(n)
     sizes = np.full(n, width, dtype=np.int64) if lengths is None else np.asarray(lengths, dtype=np.int64)
-    for i in range(width - 1, 0, -1):
-        active = np.flatnonzero(sizes > i)
-        if active.size == 0:
-            continue
-        if active.size == n:
-            j = below(states, i + 1).astype(np.intp)
-            r = rows
-        else:
-            sub = states[active]
-            j = below(sub, i + 1).astype(np.intp)
-            states[active] = sub
-            r = active
-        top = items[r, i]
-        items[r, i] = items[r, j]
-        items[r, j] = top
+    if n == 0:
+        return
+    top = int(sizes.max())
+    if top <= 1:
+        return
+    if top > _MAX_WIDTH:
+        raise ValueError(f"shuffle() takes rows of at most {_MAX_WIDTH} items, not {top}")
+    pos = np.arange(top, dtype=np.int64)
+    k = sizes[:, None] - pos[None, :]  # the draw number for position i (valid for 1 <= i < length)
+    valid = (pos[None, :] >= 1) & (k >= 1)
+    z = mix(states[:, None] + k.astype(np.uint64) * _GAMMA)
+    bad = np.flatnonzero((valid & (z > _LIMIT_M1[:top])).any(axis=1))
+    saved = items[bad].copy()
+    j = np.where(valid, (z % _NS[:top]).astype(np.int64), pos[None, :])
+    rows = np.arange(n)
+    for i in range(top - 1, 0, -1):
+        ji = j[:, i]
+        held = items[:, i].copy()
+        items[:, i] = items[rows, ji]
+        items[rows, ji] = held
+    start = states.copy()
+    states += np.maximum(sizes - 1, 0).astype(np.uint64) * _GAMMA
+    for r, original in zip(bad, saved):
+        rng = PureRng(int(start[r]))
+        row = [int(x) for x in original[:sizes[r]]]
+        rng.shuffle(row)
+        items[r, :sizes[r]] = row
+        states[r] = rng.state

@@ -13,5 +13,6 @@ PLUGIN = GamePlugin(
     terminal="meeple.cli.render.celtica",
     board="meeple.boards.celtica",
     encoder="meeple.envs.encoders.celtica",
+    batch="meeple.batch.celtica:CelticaBatch",
     view_type=CelticaView,
 )
