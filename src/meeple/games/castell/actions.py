@@ -147,9 +147,6 @@ SPACE: ActionSpace[Action] = ActionSpace("Castell", [
 NUM_ACTIONS = SPACE.num_actions
 #: Every action an id stands for (Enter and Perform without a tower: the solver's choice).
 BY_ID: tuple[Action, ...] = tuple(SPACE.all_actions())
-action_id = SPACE.action_id
-id_or_none = SPACE.id_or_none
-action_from_id = SPACE.action_from_id
 action_from_json = SPACE.action_from_json
 
 # The space's own instances, which legal_actions() hands out instead of allocating (and whose

@@ -98,9 +98,6 @@ SPACE: ActionSpace[Action] = ActionSpace("Celtica", [
 ])
 NUM_ACTIONS = SPACE.num_actions
 BY_ID: tuple[Action, ...] = tuple(SPACE.all_actions())
-action_id = SPACE.action_id
-id_or_none = SPACE.id_or_none
-action_from_id = SPACE.action_from_id
 action_from_json = SPACE.action_from_json
 
 _PLAYS = SPACE.block(Play)

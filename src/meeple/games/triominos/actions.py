@@ -108,8 +108,6 @@ NUM_ACTIONS = SPACE.num_actions
 #: The first id after the placements: DRAW, then PASS, then STOP.
 DRAW_ID = NUM_TILES * NUM_WINDOW
 DRAW, PASS, STOP = SPACE.block(Draw)[0], SPACE.block(Pass)[0], SPACE.block(Stop)[0]
-action_id = SPACE.action_id
-action_from_id = SPACE.action_from_id
 action_from_json = SPACE.action_from_json
 #: Each placement made so far, by `place_key`: positions hand out these instead of building a
 #: frozen dataclass per legal placement (the pure build's playouts spend a tenth of their time

@@ -74,9 +74,6 @@ NUM_ACTIONS = SPACE.num_actions
 TAKE_ACTIONS = tuple(SPACE.block(Take))
 DRAW_ACTION = SPACE.block(Draw)[0]
 _PLACES, _KEEPS, _DISCARDS = SPACE.block(Place), SPACE.block(Keep), SPACE.block(Discard)
-action_id = SPACE.action_id
-id_or_none = SPACE.id_or_none
-action_from_id = SPACE.action_from_id
 action_from_json = SPACE.action_from_json
 
 
