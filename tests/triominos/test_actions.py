@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from meeple.core.conformance import check_ids_round_trip
@@ -10,7 +12,7 @@ from meeple.core.rng import Rng
 from meeple.games.triominos import actions
 from meeple.games.triominos.actions import DRAW, DRAW_ID, NUM_ACTIONS, PASS, STOP, Place
 from meeple.games.triominos.components import INDEX
-from meeple.games.triominos.geometry import NUM_WINDOW, ORIGIN, cell
+from meeple.games.triominos.geometry import NUM_WINDOW, ORIGIN, WINDOW_CELLS, cell
 from tests.triominos.helpers import GAME, position
 
 
@@ -73,14 +75,22 @@ def test_placements_are_made_once_and_every_game_asks_ids_alike():
     assert [state.action_from_id(state.action_id(a)) for a in first] == first
 
 
-def test_the_placement_cache_starts_again_past_its_bound_and_ids_stay_right(monkeypatch):
-    monkeypatch.setattr(actions, "PLACES_BOUND", 40)
+def test_the_placement_cache_starts_again_past_its_bound_and_ids_stay_right():
+    # Filled up to just below the real bound (a compiled module's constant cannot be patched).
+    bound = actions.PLACES_BOUND
+    for tile, c in itertools.product(range(56), WINDOW_CELLS):
+        if len(actions.PLACES) >= bound - 5:
+            break
+        actions.placement(tile, c, 0)
     state = GAME.new_game(3, seed=8)
     rng = Rng(8)
+    smallest = bound
     while not state.is_terminal:
         legal = state.legal_actions()
-        assert len(actions.PLACES) <= 40
+        assert len(actions.PLACES) <= bound
+        smallest = min(smallest, len(actions.PLACES))
         ids = state.legal_action_ids()
         assert ids == [actions.SPACE.action_id(a) for a in legal]
         assert all(state.action_from_id(i) == a for i, a in zip(ids, legal))
         state.step(legal[rng.below(len(legal))])
+    assert smallest < bound - 5  # it did start again
