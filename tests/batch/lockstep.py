@@ -15,7 +15,7 @@ from meeple.envs.spaces import observe
 def canonical(state: Any) -> dict[str, Any]:
     """An engine state's JSON with the orders no view shows sorted away (rows, returned tokens,
     tokens gone unseen), so a batch's export compares equal to the engine's state."""
-    data = state.to_json()
+    data: dict[str, Any] = state.to_json()
     data["rows"] = [None if r is None else sorted(r) for r in data["rows"]]
     data["returned"] = [sorted(r) for r in data["returned"]]
     data["gone"] = sorted(data["gone"])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -31,7 +33,7 @@ def _play(env: BatchVectorEnv, steps: int, seed: int) -> list[tuple[np.ndarray, 
 
 
 @pytest.mark.parametrize(("players", "seat", "options"), [(2, 0, {}), (2, 1, {"duo": True}), (4, 2, {})])
-def test_vector_env_plays_full_games_and_is_seeded(players: int, seat: int, options: dict[str, bool]) -> None:
+def test_vector_env_plays_full_games_and_is_seeded(players: int, seat: int, options: dict[str, Any]) -> None:
     env = BatchVectorEnv("triqueta", num_envs=16, num_players=players, seat=seat, **options)
     first = _play(env, 120, seed=3)
     assert sum(int(t.sum()) for _, _, t in first) > 16  # games ended and restarted in place
