@@ -60,16 +60,17 @@ class Domain:
         return self.parse(obj[name], f"{what} field {name!r}")
 
     def parse(self, raw: Any, what: str) -> Any:
-        """The value written as `raw`; RecordError naming `what` when it is not one."""
-        raise NotImplementedError
+        """The value written as `raw`; RecordError naming `what` when it is not one. A domain
+        defines this or its own `read` (a declaration error otherwise)."""
+        raise TypeError(f"{type(self).__name__} reads no JSON: it must define parse() or read()")
 
     def index(self, value: Any) -> int:
         """The value's place in the id's range, or -1 when it is not in the range."""
         return -1
 
     def value_at(self, index: int) -> Any:
-        """The value with this place in the id's range."""
-        raise NotImplementedError
+        """The value with this place in the id's range (only a domain with a range has one)."""
+        raise TypeError(f"{type(self).__name__} has no range of values: give its field a default")
 
 
 class Whole(Domain):
