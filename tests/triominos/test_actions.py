@@ -77,7 +77,10 @@ def test_placements_are_made_once_and_every_game_asks_ids_alike():
 
 def test_the_placement_cache_starts_again_past_its_bound_and_ids_stay_right():
     # Filled up to just below the real bound (a compiled module's constant cannot be patched).
+    # Emptied first: an earlier test may have cached every placement this game needs.
     bound = actions.PLACES_BOUND
+    actions.PLACES.clear()
+    actions.SPACE.release_adopted()
     for tile, c in itertools.product(range(56), WINDOW_CELLS):
         if len(actions.PLACES) >= bound - 5:
             break
