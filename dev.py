@@ -44,6 +44,9 @@ COMPILED = VENV / ".meeple-compiled"
 #: The quick lane's selection: the tests not marked `slow` (browsers, servers as processes, Ray,
 #: the training example, long random-play sweeps; pyproject.toml registers the marker).
 FAST_LANE = ["-m", "not slow"]
+#: Both lanes spread the tests over one worker per core (pytest-xdist), a test file to a worker so
+#: a file's module fixtures are made once.
+SPREAD = ["-n", "auto", "--dist", "loadfile"]
 
 
 def build_inputs() -> list[Path]:
@@ -237,7 +240,7 @@ def main(argv: list[str]) -> int:
     elif command == "play":
         args = [str(BIN / "meeple"), "play", "triqueta", "--players", "3", "--bots", "greedy,greedy", *rest]
     elif command == "test" and "--fast" in rest:  # no lint, types or browser: the tests it selects need none
-        args = [str(BIN / "python"), "-m", "pytest", *FAST_LANE, *(arg for arg in rest if arg != "--fast")]
+        args = [str(BIN / "python"), "-m", "pytest", *SPREAD, *FAST_LANE, *(arg for arg in rest if arg != "--fast")]
     elif command == "test":
         ensure_browser()
         if not rest:  # the full check: lint and types first (fast), then every test
@@ -245,7 +248,7 @@ def main(argv: list[str]) -> int:
                 print(f"$ {' '.join(check)}", flush=True)
                 if subprocess.run([str(BIN / check[0]), *check[1:]], cwd=ROOT).returncode:
                     return 1
-        args = [str(BIN / "python"), "-m", "pytest", *rest]
+        args = [str(BIN / "python"), "-m", "pytest", *(rest or SPREAD)]
         if not rest:  # everything with the compiled fast path, then a representative part without it
             if subprocess.run(args, cwd=ROOT).returncode:
                 return 1

@@ -46,6 +46,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     run. This process's own multiprocessing resource tracker is pytest's, and ends with it."""
     from multiprocessing import resource_tracker
 
+    if session.config.pluginmanager.hasplugin("dsession"):
+        return  # pytest-xdist's controller: each worker checks what its own tests started
     own_tracker = getattr(resource_tracker._resource_tracker, "_pid", None)
     left = [pid for pid in living_descendants(os.getpid()) if pid != own_tracker]
     if not left:

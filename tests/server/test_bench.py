@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -97,6 +98,10 @@ def test_a_server_that_dies_ends_the_run_at_once_with_what_the_clients_saw():
         while not (servers := [p for p in _descendants(process.pid) if b"\0serve\0" in _cmdline(p)]):
             assert time.monotonic() < deadline and process.poll() is None, process.stderr and process.stderr.read()
             time.sleep(0.2)
+        port = int(_cmdline(servers[0]).split(b"\0--port\0")[1].split(b"\0")[0])
+        while not _answers(port):  # killed only once it serves, or the run rightly says it never started
+            assert time.monotonic() < deadline and process.poll() is None, process.stderr and process.stderr.read()
+            time.sleep(0.2)
         time.sleep(3)  # the tables are playing
         killed = time.monotonic()
         os.kill(servers[0], signal.SIGKILL)
@@ -106,6 +111,14 @@ def test_a_server_that_dies_ends_the_run_at_once_with_what_the_clients_saw():
     assert process.returncode != 0 and time.monotonic() - killed < STALL_SECONDS
     assert "Traceback" not in stderr and "heard nothing" not in stderr
     assert "meeple: error:" in stderr and ("connection closed" in stderr or "a client failed" in stderr), stderr
+
+
+def _answers(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1.0):
+            return True
+    except OSError:
+        return False
 
 
 def _cmdline(pid: int) -> bytes:
