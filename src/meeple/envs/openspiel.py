@@ -215,7 +215,8 @@ class MeepleSpielGame(pyspiel.Game):
         info = pyspiel.GameInfo(
             num_distinct_actions=self.meeple.info.num_actions,
             max_chance_outcomes=self.deals if self.meeple.info.chance == "sampled" else 0, num_players=players,
-            min_utility=0.0, max_utility=1.0, utility_sum=1.0, max_game_length=self.meeple.info.game_length(players),
+            min_utility=0.0, max_utility=1.0, utility_sum=1.0,
+            max_game_length=self.meeple.game_length(players, self.options),
         )
         super().__init__(_game_type(self.meeple), info, params or {"players": players})
 
