@@ -66,9 +66,9 @@ class TriominosGame(Game[TriominosState, Action]):
         """One round: `round_length`, a rule bound. A match (M10) has none: a blocked round
         lowers every total (M9) and nothing makes a seat place rather than draw (M6), so rounds
         can repeat without any total nearing the target, and the engine sets no limit. The bound
-        for a match is `round_length` times a number of rounds that grows with the target: at
-        least twice the most rounds of the random and greedy matches the tests play (7 at the
-        default target of 400)."""
+        for a match is `round_length` times a number of rounds that grows with the target, at
+        least twice the most rounds measured: 7 in 450 random and 90 greedy matches at the
+        default target of 400 (2-4 players), 15 in 180 random matches at 1,000."""
         rounds = 1
         if options["match"]:
             rounds = MATCH_ROUNDS_PER_100 * -(-int(options["target"]) // 100) + MATCH_SPARE_ROUNDS
