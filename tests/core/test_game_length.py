@@ -76,6 +76,11 @@ def test_triqueta_the_longest_game_reaches_the_bound(players):
     assert moves == game.info.game_length(players) == 4 * (30 + players)
 
 
+#: Played games for the ingredient tests: one random game per player count, and in the slow run
+#: five more, greedy and random in turn (a longer run would cover more deals).
+SEEDS = [pytest.param(range(1), id="short"), pytest.param(range(1, 6), id="long", marks=pytest.mark.slow)]
+
+
 def bot_games(name: str, seeds: range, **options: Any) -> Iterator[tuple[Any, list[tuple[Any, Any]]]]:
     """Random and greedy games at every player count: each final state with its (state before,
     action) steps, the states cloned."""
@@ -91,10 +96,11 @@ def bot_games(name: str, seeds: range, **options: Any) -> Iterator[tuple[Any, li
             yield state, steps
 
 
-def test_castell_turns_and_festival_rounds_stay_within_their_ingredients():
+@pytest.mark.parametrize("seeds", SEEDS)
+def test_castell_turns_and_festival_rounds_stay_within_their_ingredients(seeds):
     """K4/K5: at most 7 steps a turn; K8: at most one entry decision per seat and round; 10 rounds."""
     longest = 0
-    for final, steps in bot_games("castell", range(2)):
+    for final, steps in bot_games("castell", seeds):
         turns: Counter[tuple[int, int, int]] = Counter()
         for before, action in steps:
             kind = action.to_json()["type"]
@@ -106,12 +112,13 @@ def test_castell_turns_and_festival_rounds_stay_within_their_ingredients():
     assert STEPS_PER_SEAT == 10 * 7 + 8
 
 
-def test_celtica_druids_land_once_per_location_and_locations_ask_what_the_board_says():
+@pytest.mark.parametrize("seeds", SEEDS)
+def test_celtica_druids_land_once_per_location_and_locations_ask_what_the_board_says(seeds):
     """C5-C8: every moving play lands a druid on a location it never reached, and is followed by
     at most that location's asks; plays without effect come only after a druid reached the goal."""
     board = load_board("")
     assert length_bound(board, 2) == 5 * (18 + 30) + (10 + 15) + 20 + 2  # 30 parts asked, 3 cult sites
-    for final, steps in bot_games("celtica", range(3)):
+    for final, steps in bot_games("celtica", seeds):
         landed: set[tuple[int, int]] = set()
         follow_ups = 0
         for before, action in steps:
@@ -129,10 +136,25 @@ def test_celtica_druids_land_once_per_location_and_locations_ask_what_the_board_
         assert len(steps) <= length_bound(board, final.num_players)
 
 
-def test_triominos_rounds_stay_within_their_ingredients():
+@pytest.mark.parametrize("seeds", SEEDS)
+def test_celtica_bound_follows_the_board_option(seeds):
+    """A short path of cult sites and sites asking for 9 parts: many no-effect plays and follow-ups
+    per landing, and the bound computed from that board holds."""
+    layout = "layout:reconstructed:start,cult,ruin 9,cult,monastery 9,cult,goal 9"
+    game = meeple.load("celtica")
+    board = load_board(layout)
+    assert length_bound(board, 3) == 5 * (6 + 3 + 27) + min(60, 15 + 5 * 3) + 20 + 3
+    assert game.game_length(3, game.resolve_options({"board": layout})) == length_bound(board, 3)
+    assert game.game_length(3, game.resolve_options({})) == game.info.game_length(3) == 293
+    for final, steps in bot_games("celtica", seeds, board=layout):
+        assert len(steps) <= length_bound(board, final.num_players)
+
+
+@pytest.mark.parametrize("seeds", SEEDS)
+def test_triominos_rounds_stay_within_their_ingredients(seeds):
     """M6-M9: at most 57 - n placements, the pool's draws, and fewer than n idle turns in a row
     before a placement once the pool is empty."""
-    for final, steps in bot_games("triominos", range(4)):
+    for final, steps in bot_games("triominos", seeds):
         n = final.num_players
         kinds = Counter(action.to_json()["type"] for _, action in steps)
         assert kinds["place"] <= NUM_TILES + 1 - n and kinds["draw"] <= NUM_TILES - n * rack_size(n)
