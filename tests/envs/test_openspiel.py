@@ -244,3 +244,25 @@ def test_an_rl_environment_learner_consumes_information_state_tensors():
         for agent in agents:
             agent.step(step)
     assert sum(step.rewards) == pytest.approx(1.0) and agents[0]._q_values
+
+
+def test_max_game_length_is_the_rule_bound_for_the_table_and_options():
+    """OpenSpiel's max_game_length is `Game.game_length(n, options)`: per seat in Castell, per
+    board in Celtica, per round or match in Triominos (tests/core/test_game_length.py)."""
+    assert pyspiel.load_game("python_meeple_castell", {"players": 3}).max_game_length() == 234
+    assert pyspiel.load_game("python_meeple_triominos", {"players": 4}).max_game_length() == 253
+    assert pyspiel.load_game("python_meeple_triominos", {"players": 2, "match": True}).max_game_length() == 162 * 15
+    short = "layout:reconstructed:start,cult,ruin 2,goal 1"
+    celtica = load("celtica")
+    assert pyspiel.load_game("python_meeple_celtica", {"players": 2, "board": short}).max_game_length() == \
+        celtica.game_length(2, celtica.resolve_options({"board": short})) == 5 * (3 + 1 + 2 + 1) + 15 + 20 + 2
+
+
+def test_a_history_longer_than_the_bound_is_refused_by_the_tensor():
+    """The tensor holds max_game_length decisions; a longer history (a wrong bound) is an error,
+    not a silently cut tensor."""
+    game = pyspiel.load_game("python_meeple_triqueta", {"players": 2})
+    state = walk(game, seed=0, steps=4)
+    game.length = 2
+    with pytest.raises(ValueError, match="for 2 decisions"):
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True)).set_from(state, 0)
