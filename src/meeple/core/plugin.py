@@ -53,10 +53,11 @@ class GameInfo:
     """A game's metadata, declared once as data (OpenSpiel's `GameType` and `GameInfo` in one).
 
     `num_actions` is the size of the integer action space for every player count and option;
-    `max_game_length` bounds the actions of any game at the largest table (each game's tests play
-    random and greedy games across player counts and options against it); a game whose bound
-    grows with the seats declares by how much in `length_per_seat` (`game_length(n)` is the
-    bound at `n` players); `rules_version` is written into every game record, and a
+    `max_game_length` bounds the actions of any game with the default options at the largest
+    table; a game whose bound grows with the seats declares by how much in `length_per_seat`
+    (`game_length(n)` is the bound at `n` players), and one whose bound depends on an option
+    overrides `Game.game_length(n, options)` (each game's tests play random and greedy games
+    across player counts and options against that); `rules_version` is written into every game record, and a
     record of another version is refused (meeple.core.record)."""
 
     name: str

@@ -204,6 +204,12 @@ class Game(ABC, Generic[StateT, ActionT]):
         """Raise OptionError for resolved options that do not fit the player count (a variant
         for two players asked for at five). Games with such options override this."""
 
+    def game_length(self, num_players: int, options: Mapping[str, Any]) -> int:
+        """A bound on the actions of any game at `num_players` seats with these resolved
+        `options` (OpenSpiel's `max_game_length`). Games whose bound depends on an option
+        override this; the default is `info.game_length(num_players)`."""
+        return self.info.game_length(num_players)
+
     def new_game(self, num_players: int, seed: int | str | None = None, **options: Any) -> StateT:
         """A fresh game. The same seed and options always give the same game."""
         self.check_players(num_players)

@@ -32,6 +32,20 @@ class Encoder(Protocol):
         """`view(seat)` as float32 values in [0, 1], of `shape(num_players, options)`."""
 
 
+@runtime_checkable
+class RecallEncoder(Protocol):
+    """An encoder that also gives, after every step, what chance has shown the seat so far
+    (`recall`, from `view(seat)` only): with the public action ids it makes OpenSpiel's
+    perfect-recall information-state tensor (meeple.envs.openspiel). The view after a step must
+    follow from the view before it, the action's id and the step's `recall` vector."""
+
+    def recall_size(self, num_players: int, options: Mapping[str, Any]) -> int:
+        """The length of `recall`'s vector at this table."""
+
+    def recall(self, view: Any, seat: int, num_players: int, options: Mapping[str, Any]) -> list[int]:
+        """What chance has shown `seat` that its view shows now, as `recall_size` integers."""
+
+
 @cache
 def encoder(game: Game[Any, Any]) -> Encoder:
     """The game's encoder, checked; OptionError when its plugin names none."""
@@ -64,3 +78,9 @@ def action_mask(state: State[Any], seat: int, size: int) -> npt.NDArray[np.int8]
     if state.current_player == seat:
         mask[state.legal_action_ids()] = 1
     return mask
+
+
+def recall_encoder(game: Game[Any, Any]) -> RecallEncoder | None:
+    """The game's encoder if it gives recall vectors, else None."""
+    found = encoder(game)
+    return found if isinstance(found, RecallEncoder) else None

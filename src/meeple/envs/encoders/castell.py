@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from meeple.envs.encoders.castell_recall import recall as recall  # the RecallEncoder part (OpenSpiel)
+from meeple.envs.encoders.castell_recall import recall_size as recall_size
 from meeple.games.castell.actions import ENTERS
 from meeple.games.castell.components import (
     FIRST_FESTIVAL_ROUND,

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from meeple.envs.encoders.celtica_recall import recall as recall  # the RecallEncoder part (OpenSpiel)
+from meeple.envs.encoders.celtica_recall import recall_size as recall_size
 from meeple.games.celtica import scoring
 from meeple.games.celtica.components import (
     COLOURS,

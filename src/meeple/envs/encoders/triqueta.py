@@ -47,6 +47,8 @@ from meeple.batch.triqueta_layout import (
     UNSEEN,
     USED_KINDS,
 )
+from meeple.envs.encoders.triqueta_recall import recall as recall  # the RecallEncoder part (OpenSpiel)
+from meeple.envs.encoders.triqueta_recall import recall_size as recall_size
 from meeple.games.triqueta.components import (
     MAX_FACE_DOWN,
     MAX_PLAYERS,

@@ -56,6 +56,11 @@ TILES_PER_REGION = 2
 #: K4/K5: castellers a turn can add to a team at most: a Recruit action (2), a paid single
 #: recruit and a free one from the Special tile.
 MOST_RECRUITS_PER_TURN = 4
+#: K4/K5: steps a turn takes at most: Move, the Recruit action's two castellers, Train, the
+#: Special tile's free special action, one paid special action (K5), and end_turn.
+MOST_STEPS_PER_TURN = 7
+#: K8: entry decisions (enter or decline) per seat in a festival round at most: one.
+DECISIONS_PER_FESTIVAL_ROUND = 1
 #: No team can ever hold more castellers than this (set-up, then every turn of the game at most).
 MAX_TEAM = START_TEAM + LAST_ROUND * MOST_RECRUITS_PER_TURN
 FILES = (

@@ -9,8 +9,19 @@ from meeple.core.plugin import GameInfo
 from meeple.core.protocol import Game, OptionSpec, SearchTuning
 from meeple.games.castell import towers
 from meeple.games.castell.actions import NUM_ACTIONS, Action, action_from_json
-from meeple.games.castell.components import WHEELS
+from meeple.games.castell.components import (
+    DECISIONS_PER_FESTIVAL_ROUND,
+    FIRST_FESTIVAL_ROUND,
+    LAST_ROUND,
+    MOST_STEPS_PER_TURN,
+    WHEELS,
+)
 from meeple.games.castell.state import CastellState
+
+MAX_PLAYERS = 4
+#: Actions one seat can take in a whole game (see `CastellGame.info`).
+STEPS_PER_SEAT = (LAST_ROUND * MOST_STEPS_PER_TURN
+                  + (LAST_ROUND - FIRST_FESTIVAL_ROUND + 1) * DECISIONS_PER_FESTIVAL_ROUND)
 
 
 class CastellGame(Game[CastellState, Action]):
@@ -20,11 +31,16 @@ class CastellGame(Game[CastellState, Action]):
         name="castell",
         title="Castell",
         min_players=2,
-        max_players=4,
+        max_players=MAX_PLAYERS,
         num_actions=NUM_ACTIONS,
-        # No rule caps a turn's actions exactly; the longest of 1,000 random games per player count
-        # and option was 202 actions (four players): this bound leaves room, and the tests check it.
-        max_game_length=500,
+        # From the rules: 10 rounds (K7's calendar ends with round 10) of one turn per seat, a
+        # turn at most 7 steps (K4, K5: move, two recruits, train, the Special tile's free special
+        # action, one paid special action, end_turn), then in each festival round (3-10) at most one
+        # entry decision per seat (K8): 10 x 7 + 8 = 78 actions per seat, 156-312 at 2-4 players.
+        # All chance is at set-up (the one opening chance node). The longest of 1,000 random games
+        # per player count and option was 202 actions at four players.
+        max_game_length=MAX_PLAYERS * STEPS_PER_SEAT,
+        length_per_seat=STEPS_PER_SEAT,
         chance="sampled",
         information="imperfect",
         rules_version="1",
