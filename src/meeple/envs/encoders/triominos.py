@@ -103,8 +103,9 @@ def encode_state(state: TriominosState, seat: int) -> np.ndarray:
 
 
 def _encode(board: list[int] | np.ndarray, seat: int, n: int, rack: Iterable[int], last_drawn: int,
-            opening: Iterable[int], current: int | None, opener: int, draws: int, rack_sizes: Sequence[int], drawn: Sequence[int],
-            scores: Sequence[int], pool: int, round_no: int, options: tuple[bool, bool, int]) -> np.ndarray:
+            opening: Iterable[int], current: int | None, opener: int, draws: int, rack_sizes: Sequence[int],
+            drawn: Sequence[int], scores: Sequence[int], pool: int, round_no: int,
+            options: tuple[bool, bool, int]) -> np.ndarray:
     """The vector from the values a view shows (`board`: the indices the board sets to 1; tiles
     as indices into components.NUMS; `last_drawn` -1: none shown)."""
     out = np.zeros(SIZE, dtype=np.float32)
