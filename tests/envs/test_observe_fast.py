@@ -12,6 +12,7 @@ import pytest
 
 import meeple
 from meeple.core.rng import Rng
+from meeple.envs.pettingzoo import env
 from meeple.envs.spaces import encoder, observe
 
 SHORT_BOARD = "layout:printed:start,ruin 2,cult,village 3,castle 1,monastery 2,goal 4"
@@ -66,3 +67,36 @@ def test_unchanged_by_redealing_what_the_seat_cannot_see(name: str, players: int
             obs = observe(state, seat)
             for r in range(2):
                 assert np.array_equal(obs, observe(state.determinize(seat, Rng(100 * k + r)), seat))
+
+
+# game, players, options, games: whole games through the PettingZoo env (Triominos' match to 250
+# ends at least one round first, so a new round's board is checked too).
+ENV_GAMES: list[tuple[str, int, dict[str, Any], int]] = [
+    ("triqueta", 3, {}, 2), ("celtica", 2, {}, 1), ("castell", 2, {}, 1), ("castell", 4, {"refill": "add"}, 1),
+    ("triominos", 2, {"match": True, "target": 250}, 1), ("triominos", 3, {"drawn_tile_only": True}, 1),
+]
+
+
+@pytest.mark.parametrize(("name", "players", "options", "games"), ENV_GAMES)
+def test_the_env_mask_is_the_legal_ids_at_every_step(name: str, players: int, options: dict[str, Any],
+                                                     games: int) -> None:
+    environment = env(name, num_players=players, **options)
+    rng = Rng(players)
+    rounds = set()
+    for g in range(games):
+        environment.reset(seed=g)
+        state = environment.state
+        assert state is not None
+        for agent in environment.agent_iter():
+            observation, _, terminated, truncated, _ = environment.last()
+            seat = environment.possible_agents.index(agent)
+            legal = state.legal_action_ids() if state.current_player == seat else []
+            assert np.flatnonzero(observation["action_mask"]).tolist() == sorted(legal)
+            assert observation["action_mask"].dtype == np.int8
+            view_encoding = encoder(state.game).encode(state.view(seat), seat, players, state.options)
+            assert observation["observation"].tobytes() == view_encoding.tobytes()
+            rounds.add(getattr(state, "round", 0))
+            environment.step(None if terminated or truncated else legal[rng.below(len(legal))])
+        assert state.is_terminal
+    if name == "triominos" and options.get("match"):
+        assert len(rounds) > 1
