@@ -17,8 +17,9 @@ V = TypeVar("V")
 
 
 def frozen(values: Sequence[float] | np.ndarray) -> np.ndarray:
-    """`values` as a read-only float32 array (np.concatenate copies it into each observation)."""
-    out = np.array(values, dtype=np.float32)
+    """`values` as a read-only float32 array (np.concatenate copies it into each observation); a
+    float32 array is frozen in place, not copied."""
+    out = np.asarray(values, dtype=np.float32)
     out.flags.writeable = False
     return out
 
