@@ -157,13 +157,12 @@ def encode(view: CastellView, seat: int, num_players: int, options: Mapping[str,
                tuple(_KIND[name] for name in wheel["tiles"]),
                tuple((_SEGMENT[name], _KIND[kind]) for name, kind in wheel["facing"].items() if name != "none")),
     ]
-    blocks += [
-        _region(in_play, tuple(region["castellers"]), tuple(_REGION[name] for name in region["neighbours"]),
-                tuple(None if t is None else (t["kind"], t["stars"], tuple(t["widths"]), t["min_levels"],
-                                              tuple(t["uses"])) for t in region["tiles"]),
-                _relative(region["tokens"], seat))
-        for region in regions
-    ]
+    for region in regions:
+        blocks += (_castellers(in_play, tuple(region["castellers"])),
+                   _region(tuple(_REGION[name] for name in region["neighbours"]),
+                           tuple(None if t is None else (t["kind"], t["stars"], tuple(t["widths"]), t["min_levels"],
+                                                         tuple(t["uses"])) for t in region["tiles"]),
+                           _relative(region["tokens"], seat)))
     blocks.append(_calendar(tuple(
         (entry["round"], tuple((_REGION[fest["region"]], tuple(fest["sizes"])) for fest in entry["festivals"]))
         for entry in view["calendar"])))
@@ -175,13 +174,14 @@ def encode(view: CastellView, seat: int, num_players: int, options: Mapping[str,
         pl = players[s]
         pawn = pl["pawn"]
         board = pl["board"]
-        blocks.append(_player(
-            in_play, NR if pawn is None else _REGION[pawn], tuple(pl["team"]), tuple(pl["skills"][k] for k in SKILLS),
-            pl["special_tokens"],
-            tuple((board[name]["tokens"], tuple(board[name]["prizes"]), tuple(board[name]["size_tokens"]))
-                  for name in REGIONS),
-            len(pl["performances"]), tuple(pl["score"][k] for k in SCORE_KEYS), s in queue, entered.get(s, -1),
-            s in winners))
+        blocks += (
+            _hand(in_play, NR if pawn is None else _REGION[pawn], tuple(pl["team"]),
+                  tuple(pl["skills"][k] for k in SKILLS), pl["special_tokens"]),
+            _player_board(
+                tuple((board[name]["tokens"], tuple(board[name]["prizes"]), tuple(board[name]["size_tokens"]))
+                      for name in REGIONS),
+                len(pl["performances"]), tuple(pl["score"][k] for k in SCORE_KEYS), s in queue, entered.get(s, -1),
+                s in winners))
     preview = view.get("tower_preview")
     blocks.append(_preview(None if preview is None else _preview_values(preview)))
     return np.concatenate(blocks)
@@ -206,20 +206,21 @@ def encode_state(state: CastellState, seat: int) -> np.ndarray:
         _WHEELS.get((state.wheel_side, state.skill_at, rnd), partial(_wheel_of, state)),
     ]
     pool, tiles, tokens = state.pool, state.region_tiles, state.board_tokens
-    blocks += [
-        _REGIONS.get((comp, r, tuple(pool[r]), tuple(tiles[r]), tuple(tokens[r]), seat),
-                     partial(_region_of, state, r, seat, in_play))
-        for r in range(NR)
-    ]
+    for r in range(NR):
+        blocks += (_castellers(in_play, tuple(pool[r][1:])),
+                   _REGIONS.get((comp, r, tuple(tiles[r]), tuple(tokens[r]), seat),
+                                partial(_region_of, state, r, seat)))
     blocks.append(_calendar_of(state.festivals))
     entered = {s: slot for s, slot, _ in state.entries}
     queue, winners = state.queue, state.winners()
     for j in range(p):
         s = (seat + j) % p
-        key = (comp, state.pawn[s], tuple(state.teams[s]), tuple(state.skills[s]), state.tokens_left[s],
-               tuple(state.player_board_tokens[s]), tuple(state.prizes[s]), tuple(state.size_tokens[s]),
+        pawn = state.pawn[s]
+        key = (comp, tuple(state.player_board_tokens[s]), tuple(state.prizes[s]), tuple(state.size_tokens[s]),
                tuple(state.claimed[s]), state.best[s], s in queue, entered.get(s, -1), s in winners)
-        blocks.append(_PLAYERS.get(key, partial(_player_of, state, s, key, in_play)))
+        blocks += (_hand(in_play, NR if pawn < 0 else pawn, tuple(state.teams[s][1:]), tuple(state.skills[s]),
+                         state.tokens_left[s]),
+                   _BOARDS.get(key, partial(_player_board_of, state, s, key)))
     team, skills, here = tuple(state.teams[seat]), tuple(state.skills[seat]), state.pawn[seat]
     wanted = tuple(f.sizes for f in state.festivals[rnd] if f.region == here)
     blocks.append(_PREVIEWS.get((team, skills, wanted), partial(_preview_of, state, seat)))
@@ -230,7 +231,7 @@ def encode_state(state: CastellState, seat: int) -> np.ndarray:
 #: solver), by the state fields that determine them.
 _WHEELS: BlockCache[tuple[Any, ...], np.ndarray] = BlockCache(256)
 _REGIONS: BlockCache[tuple[Any, ...], np.ndarray] = BlockCache(16384)
-_PLAYERS: BlockCache[tuple[Any, ...], np.ndarray] = BlockCache(16384)
+_BOARDS: BlockCache[tuple[Any, ...], np.ndarray] = BlockCache(16384)
 _PREVIEWS: BlockCache[tuple[Any, ...], np.ndarray] = BlockCache(8192)
 
 
@@ -343,16 +344,19 @@ def _wheel_of(state: CastellState) -> np.ndarray:
 
 
 @lru_cache(maxsize=16384)
-def _region(in_play: tuple[int, ...], castellers: tuple[int, ...], neighbours: tuple[int, ...],
-            tiles: tuple[Tile | None, ...], tokens: tuple[int, ...]) -> np.ndarray:
-    """One region: castellers per size over those in play, neighbours, local performance tiles,
-    special action tokens per seat from the observer on."""
-    buf = _zeros(NS + NR + TILES_PER_REGION * TILE_LEN + len(tokens))
-    buf[0:NS] = array("f", [c * f for c, f in zip(castellers, _inverse(in_play))])
-    at = NS
+def _castellers(in_play: tuple[int, ...], castellers: tuple[int, ...]) -> np.ndarray:
+    """Castellers per size over those in play (a region's, or a team's)."""
+    return _block(array("f", [c * f for c, f in zip(castellers, _inverse(in_play))]))
+
+
+@lru_cache(maxsize=16384)
+def _region(neighbours: tuple[int, ...], tiles: tuple[Tile | None, ...], tokens: tuple[int, ...]) -> np.ndarray:
+    """The rest of a region after its castellers: neighbours, local performance tiles, special
+    action tokens per seat from the observer on."""
+    buf = _zeros(NR + TILES_PER_REGION * TILE_LEN + len(tokens))
     for r in neighbours:
-        buf[at + r] = 1.0
-    at += NR
+        buf[r] = 1.0
+    at = NR
     for tile in tiles:
         if tile is not None:
             buf[at:at + TILE_LEN] = _tile(tile)
@@ -362,11 +366,10 @@ def _region(in_play: tuple[int, ...], castellers: tuple[int, ...], neighbours: t
     return _block(buf)
 
 
-def _region_of(state: CastellState, r: int, seat: int, in_play: tuple[int, ...]) -> np.ndarray:
+def _region_of(state: CastellState, r: int, seat: int) -> np.ndarray:
     local = state.components.local_tiles
     tiles = tuple(None if t < 0 else _tile_values(local[t]) for t in state.region_tiles[r])
-    return _region(in_play, tuple(state.pool[r][1:]), state.components.neighbours[r], tiles,
-                   _relative(state.board_tokens[r], seat))
+    return _region(state.components.neighbours[r], tiles, _relative(state.board_tokens[r], seat))
 
 
 def _tile_values(tile: LocalTile) -> Tile:
@@ -412,11 +415,11 @@ def _calendar_of(festivals: tuple[tuple[Festival, ...], ...]) -> np.ndarray:
 
 
 @lru_cache(maxsize=16384)
-def _player(in_play: tuple[int, ...], pawn: int, team: tuple[int, ...], skills: tuple[int, ...], tokens: int,
-            board: tuple[Space, ...], performances: int, score: tuple[int, ...], queued: bool, entered: int,
-            winner: bool) -> np.ndarray:
-    """One seat (`pawn`: a region, NR when not placed; `entered`: the festival slot, -1: none)."""
-    buf = _zeros(PLAYER_LEN)
+def _hand(in_play: tuple[int, ...], pawn: int, team: tuple[int, ...], skills: tuple[int, ...],
+          tokens: int) -> np.ndarray:
+    """A seat's pawn (a region, NR when not placed), team, skills and special action tokens in
+    hand: what its turns change."""
+    buf = _zeros(NR + 1 + NS + 1 + len(SKILLS) + 1)
     buf[pawn] = 1.0
     at = NR + 1
     buf[at:at + NS] = array("f", [c * f for c, f in zip(team, _inverse(in_play))])
@@ -424,10 +427,18 @@ def _player(in_play: tuple[int, ...], pawn: int, team: tuple[int, ...], skills: 
     at += NS + 1
     for i, level in enumerate(skills):
         buf[at + i] = level / MAX_SKILL
-    at += len(SKILLS)
-    buf[at] = tokens / SPECIAL_TOKENS
-    at += 1
-    per_size = at + 3 * NR
+    buf[at + len(SKILLS)] = tokens / SPECIAL_TOKENS
+    return _block(buf)
+
+
+@lru_cache(maxsize=16384)
+def _player_board(board: tuple[Space, ...], performances: int, score: tuple[int, ...], queued: bool, entered: int,
+                  winner: bool) -> np.ndarray:
+    """The rest of a seat: its player board, performances, score parts, festival entry (`entered`:
+    the festival slot, -1: none), winner."""
+    buf = _zeros(3 * NR + NS + 1 + len(SCORE_KEYS) + 1 + FESTIVAL_SLOTS + 1)
+    at = 0
+    per_size = 3 * NR
     for held, prize_values, sizes in board:
         if held:
             buf[at] = held / SPECIAL_TOKENS
@@ -451,14 +462,13 @@ def _player(in_play: tuple[int, ...], pawn: int, team: tuple[int, ...], skills: 
     return _block(buf)
 
 
-def _player_of(state: CastellState, s: int, key: tuple[Any, ...], in_play: tuple[int, ...]) -> np.ndarray:
-    """Seat `s`'s block from the fields in `key` (the K11 score parts follow from them)."""
-    pawn, team, skills, tokens, held, prize_list, size_list = key[1:8]
+def _player_board_of(state: CastellState, s: int, key: tuple[Any, ...]) -> np.ndarray:
+    """Seat `s`'s `_player_board` from the fields in `key` (the K11 score parts follow from them)."""
+    held, prize_list, size_list, claimed = key[1:5]
     score = state.score_breakdown()[s]
     board = tuple((held[r], tuple(v for rr, v in prize_list if rr == r), tuple(z for rr, z in size_list if rr == r))
                   for r in range(NR))
-    return _player(in_play, NR if pawn < 0 else pawn, team[1:], skills, tokens, board, len(key[8]),
-                   tuple(score[k] for k in SCORE_KEYS), key[10], key[11], key[12])
+    return _player_board(board, len(claimed), tuple(score[k] for k in SCORE_KEYS), *key[6:9])
 
 
 def _preview_of(state: CastellState, seat: int) -> np.ndarray:
