@@ -5,13 +5,17 @@ what it cannot see is re-dealt."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import meeple
 from meeple.core.rng import Rng
+from meeple.envs.encoders.blocks import BlockCache
 from meeple.envs.pettingzoo import env
 from meeple.envs.spaces import encoder, observe
 
@@ -100,3 +104,36 @@ def test_the_env_mask_is_the_legal_ids_at_every_step(name: str, players: int, op
         assert state.is_terminal
     if name == "triominos" and options.get("match"):
         assert len(rounds) > 1
+
+
+def test_triominos_board_entries_without_the_parent_cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A board whose previous placements were never encoded (a state loaded or sampled mid-round,
+    or the cache emptied) is encoded from all its placements, the same as through its lineage."""
+    from meeple.envs.encoders import triominos as enc_t
+
+    checked = 0
+    for k, state in enumerate(_games("triominos", 3, {}, 1, seed=9)):
+        if k % 7 or not state.board.history:
+            continue
+        monkeypatch.setattr(enc_t, "_BOARDS", BlockCache(4096))
+        for seat in range(3):
+            assert observe(state, seat).tobytes() == enc_t.encode(state.view(seat), seat, 3, state.options).tobytes()
+        checked += 1
+    assert checked > 5
+
+
+@given(st.integers(1, 8), st.lists(st.integers(0, 20), max_size=60))
+def test_block_cache_stays_bounded_and_makes_a_block_only_on_a_miss(limit: int, keys: list[int]) -> None:
+    cache: BlockCache[int, tuple[int]] = BlockCache(limit)
+    made: list[int] = []
+
+    def make(key: int) -> tuple[int]:
+        made.append(key)
+        return (key,)
+
+    for key in keys:
+        missing = cache.find(key) is None
+        before = len(made)
+        assert cache.get(key, partial(make, key)) == (key,)
+        assert len(made) == before + missing and len(cache) <= limit
+        assert cache.find(key) == (key,)
