@@ -167,7 +167,7 @@ def _open_at() -> list[int]:
 
 #: Per round lineage (the placements so far), the entries its placements set (shared by a
 #: board's extensions), and all the board's entries, the open cells and the last tile included.
-_BOARDS: BlockCache[tuple[tuple[int, int, int], ...], tuple[list[int], np.ndarray]] = BlockCache(4096)
+_BOARDS: BlockCache[tuple[tuple[int, int, int], ...], tuple[list[int], np.ndarray]] = BlockCache(1024)
 
 
 def _board_entries(board: Board) -> np.ndarray:
