@@ -27,7 +27,9 @@ def bench_pettingzoo(game: str, players: int, seconds: float, seed: int) -> dict
             if terminated or truncated:
                 action = None
             else:
-                legal = np.flatnonzero(observation["action_mask"])
+                # A bool view of the 0/1 int8 mask: numpy's nonzero scans int8 about 9 times
+                # slower (0.8 ms for Triominos' 258,779 action ids, more than the env's step).
+                legal = np.flatnonzero(observation["action_mask"].view(np.bool_))
                 action = int(legal[rng.randrange(len(legal))])
             environment.step(action)
             steps += 1
