@@ -79,6 +79,8 @@ class BatchFactory(Protocol):
 class GreedyPolicy(Protocol):
     """The game's greedy bot for every game of a simulator at once: per game the action id its
     heuristics' `choose` picks for the seat to move, from what that seat may see only. `rng` breaks
-    ties where the game's greedy breaks them at random."""
+    ties where the game's greedy breaks them at random; with `active`, only the games it marks are
+    chosen for (the others' entries are 0, which `step` with the same `active` ignores)."""
 
-    def __call__(self, sim: BatchSimulator, rng: np.random.Generator) -> npt.NDArray[np.intp]: ...
+    def __call__(self, sim: BatchSimulator, rng: np.random.Generator,
+                 active: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.intp]: ...

@@ -49,35 +49,45 @@ class _Seen:
     mask: Array  # (N, 20) its legal action ids
 
     @classmethod
-    def of(cls, sim: TriquetaBatch) -> _Seen:
-        n = sim.num_envs
-        g = np.arange(n)
-        seat = sim.current_player.astype(np.intp)
-        down_len = sim.face_down_len[g, seat].astype(np.int64)
-        own_down = sim.face_down[g, seat].astype(np.intp)
+    def of(cls, sim: TriquetaBatch, games: Array, mask: Array) -> _Seen:
+        """The games `games` (indices) of `sim`, whose legal masks are `mask`."""
+        seat = sim.current_player[games].astype(np.intp)
+        down_len = sim.face_down_len[games, seat].astype(np.int64)
+        own_down = sim.face_down[games, seat].astype(np.intp)
         kept = np.arange(MAX_FACE_DOWN) < down_len[:, None]
-        held = (sim.pending >= 0) & (np.arange(2) < sim.pending_len[:, None])
+        pending = sim.pending[games]
+        held = (pending >= 0) & (np.arange(2) < sim.pending_len[games, None])
+        rounds = sim.round[games].astype(np.intp)
         return cls(
-            counts=sim.counts.astype(np.int64), rows=sim.row_counts.astype(np.int64), row_in=sim.row_in.copy(),
-            row_len=sim.row_len.astype(np.int64), out=sim.out.copy(), seat=seat,
-            players_in=sim.players_in.astype(np.int64), rounds_left=TOWERS - sim.round.astype(np.int64),
-            tower_left=sim.tower_size[g, sim.round.astype(np.intp)].astype(np.int64),
+            counts=sim.counts[games].astype(np.int64), rows=sim.row_counts[games].astype(np.int64),
+            row_in=sim.row_in[games], row_len=sim.row_len[games].astype(np.int64), out=sim.out[games], seat=seat,
+            players_in=sim.players_in[games].astype(np.int64), rounds_left=TOWERS - rounds,
+            tower_left=sim.tower_size[games, rounds].astype(np.int64),
             down=_EYE[np.maximum(own_down, 0)] * kept[:, :, None], down_len=down_len,
-            returned=sim.returned[g, seat].astype(np.int64), drawn=np.where(held, sim.pending, -1).astype(np.intp),
-            mask=sim.legal_mask(),
+            returned=sim.returned[games, seat].astype(np.int64), drawn=np.where(held, pending, -1).astype(np.intp),
+            mask=mask,
         )
+
+    def subset(self, which: Array) -> _Seen:
+        """The games `which` selects (a boolean mask or indices)."""
+        return _Seen(**{name: getattr(self, name)[which] for name in self.__slots__})
+
+
+#: The rulebook's points by animal and count, flat: animal a's count c is entry a * width + c.
+_POINTS = POINTS_TAB.astype(np.int64).ravel()
+_ANIMAL_BASE = _ANIMALS * POINTS_TAB.shape[1]
 
 
 def _points(counts: Array) -> Array:
-    """Collection points of counts (..., 6) (the rulebook's table)."""
-    return POINTS_TAB[_ANIMALS, counts].sum(-1)  # type: ignore[no-any-return]
+    """Collection points of counts (..., 6)."""
+    return np.take(_POINTS, counts + _ANIMAL_BASE).sum(-1)  # type: ignore[no-any-return]
 
 
 def _potential(counts: Array, down: Array | None) -> Array:
     """`heuristics.potential` of counts (N, ..., 6) with each game's face-down tokens down (N, 2, 6):
     the most points of any subset T7 may add (the best (points, tokens) subset has those points)."""
     best = _points(counts)
-    if down is None:
+    if down is None or not down.any():  # no face-down token held in any of these games
         return best
     shape = (len(counts),) + (1,) * (counts.ndim - 2) + (NUM_ANIMALS,)
     first, second = down[:, 0].reshape(shape), down[:, 1].reshape(shape)
@@ -130,8 +140,11 @@ def _fresh(seen: _Seen) -> Array:
     per_player = seen.tower_left / np.maximum(seen.players_in, 1)
     aspiration = 1.5 + np.minimum(5.0, per_player * 0.9)
     last = seen.players_in == 1
-    take = (seen.tower_left == 0) | np.where(last, _last_draw_value(seen, own, best, best_value) <= 0.2,
-                                             best_value >= aspiration)
+    take = (seen.tower_left == 0) | (~last & (best_value >= aspiration))
+    weigh = np.flatnonzero(last & (seen.tower_left > 0))
+    if weigh.size:
+        draw_value = _last_draw_value(seen.subset(weigh), own[weigh], best[weigh], best_value[weigh])
+        take[weigh] = draw_value <= 0.2
     return np.where(take, best, DRAW_ID)
 
 
@@ -182,11 +195,17 @@ def _after_draw(seen: _Seen) -> Array:
     return scores.argmax(1)  # type: ignore[no-any-return]
 
 
-def greedy_actions(sim: BatchSimulator, rng: np.random.Generator) -> npt.NDArray[np.intp]:
-    """The greedy bot's action id for the seat to move in every game (`rng` unused: Triqueta's
-    greedy breaks its ties by a fixed rule)."""
+def greedy_actions(sim: BatchSimulator, rng: np.random.Generator,
+                   active: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.intp]:
+    """The greedy bot's action id for the seat to move in every game (in the games `active` marks
+    only, when given; 0 elsewhere). `rng` is unused: Triqueta's greedy breaks ties by a fixed rule."""
     if not isinstance(sim, TriquetaBatch):
         raise TypeError(f"Triqueta's batched greedy policy plays a TriquetaBatch, not {type(sim).__name__}")
-    seen = _Seen.of(sim)
-    drew = seen.drawn.max(1) >= 0
-    return np.where(drew, _after_draw(seen), _fresh(seen))
+    games = np.arange(sim.num_envs) if active is None else np.flatnonzero(active)
+    drew = sim.pending_len[games] > 0
+    mask = sim.legal_mask()
+    chosen = np.zeros(sim.num_envs, np.intp)
+    for which, choose in ((games[drew], _after_draw), (games[~drew], _fresh)):
+        if which.size:
+            chosen[which] = choose(_Seen.of(sim, which, mask[which]))
+    return chosen

@@ -32,8 +32,9 @@ from meeple.core.registry import load
 OPPONENTS = ("random", "greedy")
 
 
-def _random_opponent(sim: BatchSimulator, rng: np.random.Generator) -> npt.NDArray[np.intp]:
-    """A uniformly random legal action id in every game."""
+def _random_opponent(sim: BatchSimulator, rng: np.random.Generator,
+                     active: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.intp]:
+    """A uniformly random legal action id in every game (drawn for all: cheaper than selecting)."""
     return random_legal(sim.legal_mask(), rng)
 
 
@@ -66,7 +67,7 @@ class BatchVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], n
             waiting = self.sim.current_player != self.seat
             if not waiting.any():
                 return
-            result = self.sim.step(self._opponent(self.sim, self._rng), active=waiting)
+            result = self.sim.step(self._opponent(self.sim, self._rng, waiting), active=waiting)
             self._record(result.rewards, result.terminated, result.scores, rewards, terminated, scores)
 
     def _record(self, got: npt.NDArray[np.float32], ended: npt.NDArray[np.bool_], final: npt.NDArray[np.int32],
