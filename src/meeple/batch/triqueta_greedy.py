@@ -79,8 +79,10 @@ _ANIMAL_BASE = _ANIMALS * POINTS_TAB.shape[1]
 
 
 def _points(counts: Array) -> Array:
-    """Collection points of counts (..., 6)."""
-    return np.take(_POINTS, counts + _ANIMAL_BASE).sum(-1)  # type: ignore[no-any-return]
+    """Collection points of counts (..., 6) (the six added one by one: faster than a sum over a
+    six-long axis)."""
+    per = np.take(_POINTS, counts + _ANIMAL_BASE)
+    return per[..., 0] + per[..., 1] + per[..., 2] + per[..., 3] + per[..., 4] + per[..., 5]  # type: ignore[no-any-return]
 
 
 def _potential(counts: Array, down: Array | None) -> Array:
