@@ -43,3 +43,31 @@ def test_self_play_matches_the_engine_for_a_whole_game() -> None:
             assert ended.scores[0].tolist() == state.scores()
             break
         assert ended.slots.size == 0
+
+
+def test_self_play_with_the_batched_greedy_plays_the_engines_greedy_games() -> None:
+    """`play` with the greedy policy on arrays for every seat: the first games to end are the
+    engine's greedy self-play games of their seeds, to the final scores."""
+    from meeple.batch import greedy_policy
+    from meeple.core.rng import Rng
+    from meeple.games.triqueta import heuristics
+    from meeple.games.triqueta.state import TriquetaState
+
+    greedy, rng = greedy_policy(GAME), np.random.default_rng(0)
+    play = SelfPlay(make(GAME, 4, 3), seed=30)
+    finals: dict[int, list[int]] = {}
+    while len(finals) < 4:
+        seeds = play.sim.seeds.copy()
+        ended = play.step(greedy(play.sim, rng))
+        for slot, scores in zip(ended.slots, ended.scores, strict=True):
+            finals.setdefault(int(seeds[slot]), scores.tolist())
+    assert sorted(finals) == [30, 31, 32, 33]
+    for seed, scores in finals.items():
+        state = GAME.new_game(3, seed=seed)
+        assert isinstance(state, TriquetaState)
+        while not state.is_terminal:
+            state.apply(heuristics.choose(state, Rng(0)))
+        assert state.scores() == scores
+    before = play.episodes
+    play.play(150, lambda turn: greedy(play.sim, rng))
+    assert play.episodes > before and np.isclose(play.returns.sum(), play.episodes)

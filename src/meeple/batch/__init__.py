@@ -2,7 +2,8 @@
 game by game identical to the engines (each game's differential test in tests/batch/).
 
 Layering: `core <- games <- batch <- ai <- (cli | server | envs)`; this package names no game. A
-game's simulator is its plugin's optional part "batch", a class found with `simulator_class`.
+game's simulator is its plugin's optional part "batch", a class found with `simulator_class`; its
+greedy bot on the arrays, where it has one, the part "batch_greedy" found with `greedy_policy`.
 """
 
 from __future__ import annotations
@@ -11,13 +12,13 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, cast
 
-from meeple.batch.protocol import BatchFactory, BatchSimulator, StepResult
+from meeple.batch.protocol import BatchFactory, BatchSimulator, GreedyPolicy, StepResult
 from meeple.core.errors import OptionError
 from meeple.core.plugin import wrong_part
 from meeple.core.protocol import Game
 from meeple.core.registry import plugin_of
 
-__all__ = ["BatchSimulator", "StepResult", "make", "simulator_class"]
+__all__ = ["BatchSimulator", "GreedyPolicy", "StepResult", "greedy_policy", "make", "simulator_class"]
 
 
 @cache
@@ -30,6 +31,18 @@ def simulator_class(game: Game[Any, Any]) -> BatchFactory:
     if not isinstance(found, type):
         raise wrong_part(plugin, "batch", "a BatchSimulator class")
     return cast(BatchFactory, found)
+
+
+@cache
+def greedy_policy(game: Game[Any, Any]) -> GreedyPolicy:
+    """The game's greedy bot on its simulator's arrays; OptionError naming the game when it has none."""
+    plugin = plugin_of(game)
+    found = plugin.part("batch_greedy")
+    if found is None:
+        raise OptionError(f"{game.title} has no batched greedy policy")
+    if not callable(found):
+        raise wrong_part(plugin, "batch_greedy", "a greedy_actions(sim, rng) function")
+    return cast(GreedyPolicy, found)
 
 
 def make(game: Game[Any, Any], num_envs: int, num_players: int, options: Mapping[str, Any] | None = None,

@@ -2,7 +2,9 @@
 stepped together, identical to the engine game by game.
 
 `BatchSimulator` is the plugin part "batch" (`meeple.core.plugin`): a class a consumer checks with
-`isinstance` after building it. Arrays have fixed shapes and integer dtypes (structure of arrays);
+`isinstance` after building it. A game may add the optional part "batch_greedy", a `GreedyPolicy`:
+its greedy bot played on the simulator's arrays (the batched VectorEnv's `greedy` opponents).
+Arrays have fixed shapes and integer dtypes (structure of arrays);
 observations are float32 and equal to the game's encoder on the engine's view, exactly.
 """
 
@@ -72,3 +74,13 @@ class BatchFactory(Protocol):
 
     def __call__(self, num_envs: int, num_players: int, options: Mapping[str, Any] | None = None,
                  seed: int = 0) -> BatchSimulator: ...
+
+
+class GreedyPolicy(Protocol):
+    """The game's greedy bot for every game of a simulator at once: per game the action id its
+    heuristics' `choose` picks for the seat to move, from what that seat may see only. `rng` breaks
+    ties where the game's greedy breaks them at random; with `active`, only the games it marks are
+    chosen for (the others' entries are 0, which `step` with the same `active` ignores)."""
+
+    def __call__(self, sim: BatchSimulator, rng: np.random.Generator,
+                 active: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.intp]: ...

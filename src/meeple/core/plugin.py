@@ -34,7 +34,7 @@ Chance = Literal["sampled", "deterministic"]
 #: Whether a seat may see everything ("perfect") or not ("imperfect").
 Information = Literal["perfect", "imperfect"]
 #: The optional parts a plugin may name.
-Part = Literal["heuristics", "terminal", "board", "encoder", "batch"]
+Part = Literal["heuristics", "terminal", "board", "encoder", "batch", "batch_greedy"]
 #: A part's shape, the Protocol its consumer checks it against.
 PartT = TypeVar("PartT")
 
@@ -94,7 +94,8 @@ class GamePlugin:
     hold the game's messages. The optional parts are named, not imported: `heuristics` (the bots'
     greedy policy and evaluation), `terminal` (the terminal renderer), `board` (the web board),
     `encoder` (the research environments' observation encoder), `batch` (the batched simulator class,
-`meeple.batch.BatchSimulator`). `view_type` is the type of what
+`meeple.batch.BatchSimulator`), `batch_greedy` (the greedy bot on that simulator's arrays,
+`meeple.batch.GreedyPolicy`). `view_type` is the type of what
     `view(seat)` returns."""
 
     rules: type[Game[Any, Any]]
@@ -105,6 +106,7 @@ class GamePlugin:
     board: str | None = None
     encoder: str | None = None
     batch: str | None = None
+    batch_greedy: str | None = None
     view_type: type[View] = View
 
     @property

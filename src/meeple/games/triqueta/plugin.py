@@ -14,5 +14,6 @@ PLUGIN = GamePlugin(
     board="meeple.boards.triqueta",
     encoder="meeple.envs.encoders.triqueta",
     batch="meeple.batch.triqueta:TriquetaBatch",
+    batch_greedy="meeple.batch.triqueta_greedy:greedy_actions",
     view_type=TriquetaView,
 )
