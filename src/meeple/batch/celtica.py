@@ -365,6 +365,7 @@ class CelticaBatch:
         mask[:, SWAP0:BUY0] = swap.reshape(N, T * T)
         mask[:, BUY0:DONE_ID] = shown & (end & (held >= 2))[:, None]
         mask[:, DONE_ID] = end
+        mask.flags.writeable = False  # `step` checks actions against it
         self._mask = mask
         return mask
 

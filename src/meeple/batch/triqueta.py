@@ -164,6 +164,7 @@ class TriquetaBatch:
         self._next_seed = 0
         self._stock_from = 0
         self._stock = np.zeros((0, NUM_TOKENS), i8)
+        self._mask: npt.NDArray[np.bool_] | None = None
         # The observation buffer, feature-major; the rows no game changes are written here once.
         self._obs = np.zeros((L.SIZE, n), np.float32)
         self._obs[L.PLAYERS_ONEHOT + p - L.MIN_PLAYERS] = 1.0
@@ -195,6 +196,7 @@ class TriquetaBatch:
 
     def _start(self, slots: Array, seeds: Array) -> None:
         """New games in `slots` (T1: seat 0 holds the rock and begins; T3: round 1 uses tower 0)."""
+        self._mask = None
         end = int(seeds[-1]) + 1
         if seeds[0] < self._stock_from or end > self._stock_from + len(self._stock):
             self._stock_from = int(seeds[0])
@@ -228,7 +230,10 @@ class TriquetaBatch:
     # -- what may be done -----------------------------------------------------------------------
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """(N, 20): Action B on rows in play, Action A while the tower has tokens (T5); after a draw,
-        place / keep (T4) / discard (T9) each drawn token, never the kind done with the other."""
+        place / keep (T4) / discard (T9) each drawn token, never the kind done with the other.
+        Computed once per position (read-only: `step` checks actions against it)."""
+        if self._mask is not None:
+            return self._mask
         n, p = self.num_envs, self.num_players
         mask = np.zeros((n, NUM_ACTIONS), bool)
         fresh = self.pending_len == 0
@@ -244,6 +249,8 @@ class TriquetaBatch:
                                                 & (self.used != KEPT))[:, None]
         if self.duo:
             mask[:, DISCARD_ID:DISCARD_ID + 2] = held & ((self.used != DISCARDED) & (self.pending_len == 2))[:, None]
+        mask.flags.writeable = False
+        self._mask = mask
         return mask
 
     # -- playing --------------------------------------------------------------------------------
@@ -261,6 +268,7 @@ class TriquetaBatch:
         if not legal.all():
             bad = live[~legal]
             raise ValueError(f"illegal action ids in slots {bad[:20].tolist()}{' ...' if len(bad) > 20 else ''}")
+        self._mask = None
         cur = self.current_player.astype(np.intp)
         passing: list[Array] = []
 
@@ -292,7 +300,9 @@ class TriquetaBatch:
     def _take(self, g: Array, row: Array, seat: Array) -> tuple[Array, Array]:
         """Action B: the seat collects the row and drops out; the last one takes the rock, and the
         round ends (T3, T6). Returns the games that ended and those whose turn passes."""
+        before = _points(self.counts[g, seat])
         self.counts[g, seat] += self.row_counts[g, row]
+        self.score[g, seat] += _points(self.counts[g, seat]) - before
         self.row_counts[g, row] = 0
         self.row_len[g, row] = 0
         self.row_in[g, row] = False
@@ -313,8 +323,8 @@ class TriquetaBatch:
             self.out[c] = False
             self.players_in[c] = self.num_players
             self.current_player[c] = cs
+            self.score[e] = self._scores(e)  # the rock and a tree tile changed hands
             e = e[~going]
-        self.score[g] = self._scores(g)
         self._update_gain(g, seat)
         return e, g[~last]
 
@@ -490,6 +500,7 @@ class TriquetaBatch:
         `determinize(seat, Rng(seed + i))` does: the unseen tokens in animal order, shuffled, then
         dealt to the towers (bottom up), the tokens gone unseen, other seats' face-down and returned
         tokens, and the tokens another seat is looking at. Sizes are kept."""
+        self._mask = None
         n, p = self.num_envs, self.num_players
         rows = self._rows
         observer = np.asarray(seats).astype(np.intp)
