@@ -25,7 +25,8 @@ from meeple.batch.protocol import BatchSimulator, StepResult
 @dataclass(frozen=True, slots=True)
 class Turn:
     """What the seats to move see: `obs` (N, *obs_shape) float32, `mask` (N, num_actions) bool,
-    `seat` (N,) the seat to move in each game."""
+    `seat` (N,) the seat to move in each game. `obs` may be the simulator's buffer, valid until
+    the next turn: a learner that stores observations copies them."""
 
     obs: npt.NDArray[np.float32]
     mask: npt.NDArray[np.bool_]
