@@ -55,7 +55,7 @@ def lockstep(game_name: str, num_envs: int, players: int, options: dict[str, Any
     while (games is None or ended < games) and (steps is None or done_steps < steps):
         mask = sim.legal_mask()
         scores = sim.scores()
-        seat_obs = [sim.observe(np.full(num_envs, seat)) for seat in range(players)]
+        seat_obs = [sim.observe(np.full(num_envs, seat)).copy() for seat in range(players)]  # a buffer each call reuses
         to_move = sim.observe()
         for i, state in enumerate(engines):
             assert sim.seeds[i] == state.seed

@@ -23,7 +23,7 @@ def test_determinize_is_the_engines_and_hides_nothing_new(players: int) -> None:
             mask = batch.legal_mask()
             batch.step((pick.random(mask.shape) * mask).argmax(axis=1))
         seats = pick.integers(0, players, size=batch.num_envs)
-        before = batch.observe(seats)
+        before = batch.observe(seats).copy()  # observe returns a buffer the next call reuses
         states = [batch.export(i) for i in range(batch.num_envs)]
         owed += sum(any(c >= 0 and q != seats[i] for q, c in enumerate(s.owed_colour)) for i, s in enumerate(states))
         batch.determinize(seats, seed=round_ * 1000)

@@ -42,7 +42,7 @@ def play_side_by_side(num_envs: int, players: int, options: dict[str, Any], seed
             assert scores[i].tolist() == s.scores()
             if check_hidden:
                 assert batch.export(i).to_json() == s.to_json(), (step, i)
-        to_move = batch.observe()
+        to_move = batch.observe().copy()  # observe returns a buffer the next call reuses
         for seat in range(players):
             obs = batch.observe(np.full(num_envs, seat))
             assert obs.dtype == np.float32 and obs.shape == (num_envs, *enc.shape(players, options))

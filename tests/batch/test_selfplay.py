@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
 import meeple
 from meeple.batch import make
-from meeple.batch.selfplay import RandomPolicy, SelfPlay
+from meeple.batch.selfplay import RandomPolicy, SelfPlay, random_legal
 
 GAME = meeple.load("triqueta")
 
@@ -71,3 +76,26 @@ def test_self_play_with_the_batched_greedy_plays_the_engines_greedy_games() -> N
     before = play.episodes
     play.play(150, lambda turn: greedy(play.sim, rng))
     assert play.episodes > before and np.isclose(play.returns.sum(), play.episodes)
+
+
+@settings(max_examples=40, deadline=None)
+@given(mask=arrays(np.bool_, st.tuples(st.integers(1, 30), st.integers(1, 40))), seed=st.integers(0, 2**32))
+def test_random_legal_picks_a_legal_id_in_every_row(mask: npt.NDArray[np.bool_], seed: int) -> None:
+    mask[:, -1] |= ~mask.any(axis=1)  # every row has a legal action
+    chosen = random_legal(mask, np.random.default_rng(seed))
+    assert chosen.shape == (len(mask),)
+    assert mask[np.arange(len(mask)), chosen].all()
+
+
+def test_random_legal_is_uniform_over_the_legal_ids_and_refuses_empty_rows() -> None:
+    mask = np.zeros((20_000, 9), bool)
+    mask[:, [1, 4, 8]] = True
+    mask[::2, 0] = True  # even rows: four legal ids
+    chosen = random_legal(mask, np.random.default_rng(5))
+    odd = np.bincount(chosen[1::2], minlength=9)
+    even = np.bincount(chosen[::2], minlength=9)
+    assert odd[[0, 2, 3, 5, 6, 7]].sum() == 0 and np.abs(odd[[1, 4, 8]] / 10_000 - 1 / 3).max() < 0.02
+    assert np.abs(even[[0, 1, 4, 8]] / 10_000 - 1 / 4).max() < 0.02
+    mask[[3, 7]] = False
+    with pytest.raises(ValueError, match=r"rows \[3, 7\]"):
+        random_legal(mask, np.random.default_rng(0))

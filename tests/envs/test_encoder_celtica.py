@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
+from meeple.batch import celtica_layout as L
 from meeple.core.rng import Rng
 from meeple.envs.encoders import celtica as enc
 from meeple.games.celtica.game import CelticaGame
@@ -76,14 +77,14 @@ def test_seat_relative_layout() -> None:
     """Each seat sees itself in the first player block and the current player where it sits."""
     n = 4
     s = GAME.new_game(n, seed=5)
-    flags = enc.PLAYER_FLAGS
-    run = enc.values_offset(n) + enc.COMMON_VALUES
+    flags = L.PLAYER_FLAGS
+    run = L.values_offset(n) + L.COMMON_VALUES
     for seat in range(n):
         x = enc.encode(s.view(seat), seat, n, s.options)
         assert s.current_player is not None
         rel = (s.current_player - seat) % n
-        assert x[flags + rel * enc.PF_WIDTH + enc.PF_CURRENT] == 1.0
-        assert sum(x[flags + j * enc.PF_WIDTH + enc.PF_CURRENT] for j in range(n)) == 1.0
+        assert x[flags + rel * L.PF_WIDTH + L.PF_CURRENT] == 1.0
+        assert sum(x[flags + j * L.PF_WIDTH + L.PF_CURRENT] for j in range(n)) == 1.0
         parts = s.view(seat)["players"][seat]["parts"]
         assert np.allclose(x[run:run + 9], np.array(parts) / 10)
         # the own hand (5 colours) sits just before the own experience cards at the run's end
@@ -96,18 +97,18 @@ def test_board_is_encoded_and_cache_follows_the_board() -> None:
     b = GAME.new_game(2, seed=1, board=SHORT_BOARD)
     xa = enc.encode(a.view(0), 0, 2, a.options)
     xb = enc.encode(b.view(0), 0, 2, b.options)
-    loc = enc.LOC_WIDTH
-    assert xa[:enc.BOARD_SIZE].reshape(-1, loc)[:, 0].sum() == len(a.view(0)["board"])
-    assert xb[:enc.BOARD_SIZE].reshape(-1, loc)[:, 0].sum() == 7
-    assert xb[enc.FLAGS + 1] == 1.0 and xa[enc.FLAGS + 1] == 0.0  # printed board flag
+    loc = L.LOC_WIDTH
+    assert xa[:L.BOARD_SIZE].reshape(-1, loc)[:, 0].sum() == len(a.view(0)["board"])
+    assert xb[:L.BOARD_SIZE].reshape(-1, loc)[:, 0].sum() == 7
+    assert xb[L.FLAGS + 1] == 1.0 and xa[L.FLAGS + 1] == 0.0  # printed board flag
     assert np.array_equal(xa, enc.encode(a.view(0), 0, 2, a.options))
 
 
 def test_documented_offsets() -> None:
     """The offsets docs/games/celtica.md lists."""
-    assert (enc.BOARD_SIZE, enc.DRUID_POS, enc.DRUID_HOME, enc.MUST_PLAY, enc.PHASE) == (540, 540, 840, 845, 850)
-    assert (enc.END_REASON, enc.FLAGS, enc.PLAYER_FLAGS, enc.COMMON_VALUES, enc.P_VALUES) == (856, 859, 861, 49, 22)
-    assert [enc.values_offset(n) for n in (2, 3, 4, 5)] == [871, 876, 881, 886]
+    assert (L.BOARD_SIZE, L.DRUID_POS, L.DRUID_HOME, L.MUST_PLAY, L.PHASE) == (540, 540, 840, 845, 850)
+    assert (L.END_REASON, L.FLAGS, L.PLAYER_FLAGS, L.COMMON_VALUES, L.P_VALUES) == (856, 859, 861, 49, 22)
+    assert [L.values_offset(n) for n in (2, 3, 4, 5)] == [871, 876, 881, 886]
 
 
 def test_finished_game_marks_over_reason_and_winners() -> None:
@@ -115,8 +116,8 @@ def test_finished_game_marks_over_reason_and_winners() -> None:
         s = next(p for p in positions(n, {}, games=1, seed=7) if p.is_terminal)
         view = s.view(1)
         x = enc.encode(view, 1, n, s.options)
-        assert x[enc.PHASE + 5] == 1.0  # over
-        assert x[enc.END_REASON:enc.END_REASON + 3].sum() == 1.0
+        assert x[L.PHASE + 5] == 1.0  # over
+        assert x[L.END_REASON:L.END_REASON + 3].sum() == 1.0
         for q in view["winners"]:
-            assert x[enc.PLAYER_FLAGS + (q - 1) % n * enc.PF_WIDTH + enc.PF_WINNER] == 1.0
-        assert x[enc.PLAYER_FLAGS:enc.values_offset(n)].reshape(n, 5)[:, enc.PF_CURRENT].sum() == 0.0
+            assert x[L.PLAYER_FLAGS + (q - 1) % n * L.PF_WIDTH + L.PF_WINNER] == 1.0
+        assert x[L.PLAYER_FLAGS:L.values_offset(n)].reshape(n, 5)[:, L.PF_CURRENT].sum() == 0.0

@@ -7,19 +7,20 @@ slot i passes through exactly the states of `CelticaGame().new_game(P, seed=seed
 same actions. A step runs the engine's continuations (find, ruin, end of turn, deal, end phase)
 as stages over the games that reach them; no stage loops over games.
 
-The observation layout is the encoder's (docs/games/celtica.md, "Observation encoding"); the
-encoder lives in a higher layer, so the layout is restated here and the differential tests pin it
-to the encoder's output, float32 for float32.
+The observation layout is the encoder's (docs/games/celtica.md, "Observation encoding"), declared
+once in `meeple.batch.celtica_layout` for both; the differential tests pin the batch's output to
+the encoder's, float32 for float32.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
+from meeple.batch import celtica_layout as L
 from meeple.batch.protocol import StepResult
 from meeple.batch.rng import below, next64, shuffle
 from meeple.games.celtica.actions import MAX_CARDS, MAX_EXPERIENCE, NUM_ACTIONS
@@ -122,30 +123,8 @@ _PLAY_ROWS = (
 ).reshape(MAX_CARDS + 1, MAX_EXPERIENCE + 1, _PER_COLOUR)
 _NOT_SELF = ~np.eye(T, dtype=bool)
 
-# -- the observation layout (meeple.envs.encoders.celtica) ----------------------------------------
-KINDS = ("start", "village", "castle", "monastery", "goal", "ruin", "cult")
-LOC_WIDTH = 1 + len(KINDS) + 1
-BOARD_SIZE = MAX_LENGTH * LOC_WIDTH
-MAX_AMULETS = COPIES_PER_PART
-MAX_ROUND = 32
-DRUID_POS = BOARD_SIZE
-DRUID_HOME = DRUID_POS + C * MAX_LENGTH
-MUST_PLAY = DRUID_HOME + C
-PHASE = MUST_PLAY + C
-END_REASON = PHASE + len(PHASES) + 1
-FLAGS = END_REASON + len(END_REASONS)
-PLAYER_FLAGS = FLAGS + 2
-PF_WIDTH = 5
-_VALUE_SCALES = (
-    [1.0] * (C + 3)
-    + [1 / COPIES_PER_PART] * T + [1 / TOTAL_PARTS] + [1 / COPIES_PER_PART] * T
-    + [1 / DRUID_CARDS] + [1 / DRUID_CARDS_PER_COLOUR] * C
-    + [1 / EXPERIENCE_CARDS] + [1 / EXPERIENCE_CARDS_PER_COLOUR] * C
-    + [1 / HAND_SIZE] * C + [1 / EXPERIENCE_CARDS_PER_COLOUR] * C
-)
-_P_SCALES = (
-    [1 / COPIES_PER_PART] * T + [1 / HAND_SIZE, 1 / EXPERIENCE_CARDS, 1 / MAX_AMULETS] + [1 / T] * MAX_AMULETS
-)
+_AR = np.arange(16)
+_UNSAFE: Final = "unsafe"  # writes into the float32 buffer cast from int, bool or float64
 #: C12: sum of BASE ** size over a player's amulets orders players exactly as the ruling does.
 _BASE = COPIES_PER_PART + 1
 
@@ -166,18 +145,19 @@ class CelticaBatch:
         self.goal = board.goal
         self.site_action = np.array(board.actions, dtype=np.int64)
         self.site_number = np.array(board.numbers, dtype=np.int64)
-        self.values_at = PLAYER_FLAGS + n * PF_WIDTH
-        self.obs_shape = (self.values_at + len(_VALUE_SCALES) + n * len(_P_SCALES),)
-        template = np.zeros(self.obs_shape, dtype=np.float32)
-        block = template[:BOARD_SIZE].reshape(MAX_LENGTH, LOC_WIDTH)
-        for i, (kind, number) in enumerate(zip(board.kinds, board.numbers)):
-            block[i, 0] = 1.0
-            block[i, 1 + KINDS.index(kind)] = 1.0
-            block[i, LOC_WIDTH - 1] = number / MAX_NUMBER
-        if board.provenance == "printed":
-            template[FLAGS + 1] = 1.0
-        self._template = template
-        self._scale = np.array(_VALUE_SCALES + _P_SCALES * n, dtype=np.float64)
+        self.values_at = L.values_offset(n)
+        self.obs_shape = (L.size(n),)
+        # The observation buffer, feature-major; what no step changes (the board, the printed-board
+        # flag, the winner flags of a running game) is written here once.
+        self._obs = np.zeros((L.size(n), N), dtype=np.float32)
+        self._obs[L.BOARD:L.BOARD + L.BOARD_SIZE] = L.board_block(board.kinds, board.numbers)[:, None]
+        self._obs[L.FLAGS + 1] = float(board.provenance == "printed")
+        self._obs_druids = np.zeros((C, N), dtype=np.int64)  # the druid locations the buffer shows
+        self._obs[L.DRUID_POS + np.arange(C) * MAX_LENGTH] = 1.0
+        self._obs_view = self._obs.T.view()
+        self._obs_view.flags.writeable = False
+        self._values = np.zeros((L.COMMON_VALUES + n * L.P_VALUES, N), dtype=np.float64)
+        self._scale = np.array(L.VALUE_SCALES + L.P_SCALES * n, dtype=np.float64)[:, None]
         self._rows = np.arange(N)
         self._seats = np.arange(n)
         self.druids = np.zeros((N, C), dtype=np.int64)
@@ -187,7 +167,7 @@ class CelticaBatch:
         self.experience = np.zeros((N, n, C), dtype=np.int32)
         self.experience_held = np.zeros((N, n), dtype=np.int32)
         self.parts = np.zeros((N, n, T), dtype=np.int32)
-        self.amulets = np.zeros((N, n, MAX_AMULETS), dtype=np.int32)  # _amulet_sizes(parts), kept up to date
+        self.amulets = np.zeros((N, n, L.MAX_AMULETS), dtype=np.int32)  # _amulet_sizes(parts), kept up to date
         self.display = np.zeros((N, T), dtype=np.int32)
         self.display_size = np.zeros(N, dtype=np.int64)
         self.supply = _Pile(N, TOTAL_PARTS, T)
@@ -385,6 +365,7 @@ class CelticaBatch:
         mask[:, SWAP0:BUY0] = swap.reshape(N, T * T)
         mask[:, BUY0:DONE_ID] = shown & (end & (held >= 2))[:, None]
         mask[:, DONE_ID] = end
+        mask.flags.writeable = False  # `step` checks actions against it
         self._mask = mask
         return mask
 
@@ -570,49 +551,59 @@ class CelticaBatch:
     # -- observations -------------------------------------------------------------------------------
     def observe(self, seats: npt.ArrayLike | None = None) -> npt.NDArray[np.float32]:
         """(N, *obs_shape): the encoder's observation of each game for `seats` (None: the seat to move),
-        built only from what that seat may see."""
-        N, n, rows = self.num_envs, self.num_players, self._rows
+        built only from what that seat may see.
+
+        The result is a read-only view of the simulator's own buffer, valid until the next
+        `observe`, `step`, `reset` or `determinize` (copy it to keep it). The buffer is held
+        feature-major, (size, N): each feature is one contiguous write over all games; the board
+        is written once and a druid's one-hot only where it moved since the last call."""
+        N, n, rows, o = self.num_envs, self.num_players, self._rows, self._obs
         seat = self.current if seats is None else np.asarray(seats, dtype=np.int64).reshape(N)
-        out = np.empty((N, *self.obs_shape), dtype=np.float32)
-        out[:] = self._template
-        druids = self.druids
-        out[rows[:, None], DRUID_POS + np.arange(C) * MAX_LENGTH + druids] = 1.0
-        out[:, DRUID_HOME:DRUID_HOME + C] = druids == self.goal
-        owed = self.owed[rows, seat]
-        out[:, MUST_PLAY:MUST_PLAY + C] = owed[:, None] == np.arange(C)
-        out[:, PHASE:PHASE + len(PHASES) + 1] = np.where(self.over, len(PHASES), self.phase)[:, None] == np.arange(
-            len(PHASES) + 1)
-        out[:, END_REASON:END_REASON + len(END_REASONS)] = self.end_reason[:, None] == np.arange(len(END_REASONS))
-        out[:, FLAGS] = self.final_round
-        rel = (seat[:, None] + self._seats[None, :]) % n  # relative seat j is seat (seat + j) % n
-        flags = out[:, PLAYER_FLAGS:self.values_at].reshape(N, n, PF_WIDTH)
-        flags[:, :, 0] = self.owed[rows[:, None], rel] >= 0
-        flags[:, :, 1] = rel == self.current[:, None]
-        ender = self.ender[:, None]
-        flags[:, :, 2] = rel == ender
-        flags[:, :, 3] = (ender >= 0) & ((rel - ender - 1) % n >= self.queue_at[:, None]) & ~self.over[:, None]
-        flags[:, :, 4] = False
-        values = np.empty((N, len(_VALUE_SCALES) + n * len(_P_SCALES)), dtype=np.float64)
-        values[:, :C] = druids / self.goal
-        values[:, C] = self.pending / MAX_NUMBER
-        values[:, C + 1] = np.minimum(self.round, MAX_ROUND) / MAX_ROUND
-        values[:, C + 2] = (self.goal + 1) / MAX_LENGTH
+        druids = self.druids.T
+        colour, game = np.nonzero(druids != self._obs_druids)
+        base = L.DRUID_POS + colour * MAX_LENGTH
+        o[base + self._obs_druids[colour, game], game] = 0.0
+        o[base + druids[colour, game], game] = 1.0
+        self._obs_druids[colour, game] = druids[colour, game]
+        ar = _AR[:, None]
+        np.equal(druids, self.goal, out=o[L.DRUID_HOME:L.DRUID_HOME + C], casting=_UNSAFE)
+        np.equal(self.owed.reshape(-1)[rows * n + seat], ar[:C], out=o[L.MUST_PLAY:L.MUST_PLAY + C], casting=_UNSAFE)
+        phase = np.where(self.over, len(PHASES), self.phase)
+        np.equal(phase, ar[:len(L.PHASE_NAMES)], out=o[L.PHASE:L.PHASE + len(L.PHASE_NAMES)], casting=_UNSAFE)
+        np.equal(self.end_reason, ar[:len(END_REASONS)], out=o[L.END_REASON:L.END_REASON + len(END_REASONS)],
+                 casting=_UNSAFE)
+        np.copyto(o[L.FLAGS], self.final_round, casting=_UNSAFE)
+        rel = seat + self._seats[:, None]  # (n, N): relative seat j is seat (seat + j) % n
+        rel %= n
+        flat = rel + rows * n  # into arrays of shape (N, n, ...)
+        flags = o[L.PLAYER_FLAGS:self.values_at].reshape(n, L.PF_WIDTH, N)
+        np.greater_equal(self.owed.reshape(-1)[flat], 0, out=flags[:, L.PF_OWES], casting=_UNSAFE)
+        np.equal(rel, self.current, out=flags[:, L.PF_CURRENT], casting=_UNSAFE)
+        np.equal(rel, self.ender, out=flags[:, L.PF_ENDER], casting=_UNSAFE)
+        queued = (rel - self.ender - 1) % n >= self.queue_at
+        queued &= (self.ender >= 0) & ~self.over
+        np.copyto(flags[:, L.PF_QUEUE], queued, casting=_UNSAFE)
+        values = self._values
+        np.divide(druids, self.goal, out=values[:C])
+        values[C] = self.pending / MAX_NUMBER
+        values[C + 1] = np.minimum(self.round, L.MAX_ROUND) / L.MAX_ROUND
+        values[C + 2] = (self.goal + 1) / MAX_LENGTH
         at = C + 3
-        for block in (self.display, self.supply.size[:, None], self.supply.discards, self.druid.size[:, None],
-                      self.druid.discards, self.exp.size[:, None], self.exp.discards, self.hands[rows, seat],
-                      self.experience[rows, seat]):
-            width = block.shape[1]
-            values[:, at:at + width] = block
+        for block in (self.display.T, self.supply.size, self.supply.discards.T, self.druid.size,
+                      self.druid.discards.T, self.exp.size, self.exp.discards.T,
+                      self.hands.reshape(-1, C)[rows * n + seat].T, self.experience.reshape(-1, C)[rows * n + seat].T):
+            width = 1 if block.ndim == 1 else len(block)
+            values[at:at + width] = block
             at += width
-        parts = self.parts[rows[:, None], rel]
-        per = values[:, at:].reshape(N, n, len(_P_SCALES))
-        per[:, :, :T] = parts
-        per[:, :, T] = self.cards_held[rows[:, None], rel]
-        per[:, :, T + 1] = self.experience_held[rows[:, None], rel]
-        per[:, :, T + 2] = parts.min(axis=2)
-        per[:, :, T + 3:] = self.amulets[rows[:, None], rel]
-        np.multiply(values, self._scale, out=out[:, self.values_at:])
-        return out
+        per = values[at:].reshape(n, L.P_VALUES, N)
+        parts = self.parts.reshape(-1, T)[flat].transpose(0, 2, 1)  # (n, T, N)
+        per[:, :T] = parts
+        per[:, T] = self.cards_held.reshape(-1)[flat]
+        per[:, T + 1] = self.experience_held.reshape(-1)[flat]
+        per[:, T + 2] = parts.min(axis=1)
+        per[:, T + 3:] = self.amulets.reshape(-1, L.MAX_AMULETS)[flat].transpose(0, 2, 1)
+        np.multiply(values, self._scale, out=o[self.values_at:], casting=_UNSAFE)
+        return self._obs_view
 
     # -- hidden information -----------------------------------------------------------------------
     def determinize(self, seats: npt.ArrayLike, seed: int) -> None:

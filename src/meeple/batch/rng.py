@@ -97,12 +97,17 @@ def shuffle(states: U64, items: npt.NDArray[np.int8], lengths: npt.ArrayLike | N
     bad = np.flatnonzero((valid & (z > _LIMIT_M1[:top])).any(axis=1))
     saved = items[bad].copy()
     j = np.where(valid, (z % _NS[:top]).astype(np.int64), pos[None, :])
-    rows = np.arange(n)
+    # The swaps run on a position-major copy: position i of every row is one contiguous run, and
+    # position j[r, i] of row r is element j * n + r of its flat view.
+    work = np.ascontiguousarray(items[:, :top].T)
+    flat = work.reshape(-1)
+    source = j.T * n + np.arange(n)
     for i in range(top - 1, 0, -1):
-        ji = j[:, i]
-        held = items[:, i].copy()
-        items[:, i] = items[rows, ji]
-        items[rows, ji] = held
+        src = source[i]
+        held = work[i].copy()
+        work[i] = flat[src]
+        flat[src] = held
+    items[:, :top] = work.T
     start = states.copy()
     states += np.maximum(sizes - 1, 0).astype(np.uint64) * _GAMMA
     for r, original in zip(bad, saved):

@@ -25,7 +25,8 @@ from meeple.batch.protocol import BatchSimulator, StepResult
 @dataclass(frozen=True, slots=True)
 class Turn:
     """What the seats to move see: `obs` (N, *obs_shape) float32, `mask` (N, num_actions) bool,
-    `seat` (N,) the seat to move in each game."""
+    `seat` (N,) the seat to move in each game. `obs` may be the simulator's buffer, valid until
+    the next turn: a learner that stores observations copies them."""
 
     obs: npt.NDArray[np.float32]
     mask: npt.NDArray[np.bool_]
@@ -83,10 +84,17 @@ class Policy(Protocol):
 
 
 def random_legal(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.intp]:
-    """Per row a uniformly random legal action id: the largest of uniform keys on the legal ids."""
-    keys = rng.random(mask.shape, dtype=np.float32)
-    keys[~mask] = -1.0
-    return keys.argmax(1)  # type: ignore[no-any-return]
+    """Per row a uniformly random legal action id: the k-th legal id, k uniform below the row's
+    count. One draw per row, not per action (a key per action cost as much as a Celtica step);
+    ValueError naming the rows that have no legal action."""
+    rows, width = mask.shape
+    legal = np.flatnonzero(mask)  # row-major: each row's legal ids in order
+    counts = np.bincount(legal // width, minlength=rows)
+    if rows and counts.min() == 0:
+        raise ValueError(f"no legal action in rows {np.flatnonzero(counts == 0)[:20].tolist()}")
+    first = np.cumsum(counts) - counts
+    chosen = legal[first + rng.integers(0, counts)]
+    return chosen - np.arange(rows) * width  # type: ignore[no-any-return]
 
 
 class RandomPolicy:

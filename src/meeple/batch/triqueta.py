@@ -17,7 +17,7 @@ with the first duo token.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -59,43 +59,27 @@ DECK_STOCK = 1024
 _BIG = 16  # counts never reach this: tables indexed by a count are this long
 
 
-def _f32(values: list[float]) -> npt.NDArray[np.float32]:
-    return np.array(values, dtype=np.float32)
+# The encoder's scalings as float64 operands: a ufunc computes k * c or k / d in float64, exactly as
+# the encoder's Python arithmetic, and casts to float32 on writing, as the encoder's vector does.
+_INV_TOWER = np.float64(1.0 / TOKENS_PER_TOWER)
+_INV_ANIMAL = np.float64(1.0 / TOKENS_PER_ANIMAL)  # the encoder's repeated `+= 1 / 10` gives the same float32
+_HALF = np.float64(1.0 / MAX_FACE_DOWN)
+_NUM_TOKENS = np.float64(NUM_TOKENS)
+_TREE_TILES = np.float64(TREE_TILES)
+_MAX_FACE_DOWN = np.float64(MAX_FACE_DOWN)
+_MAX_RETURNED = np.float64(L.MAX_RETURNED)
+_AR = np.arange(16)
+_UNSAFE: Final = "unsafe"  # writes into the float32 buffer cast from int, bool or float64
 
 
-def _repeated(step: float) -> npt.NDArray[np.float32]:
-    """k additions of `step` from 0.0 in float64, as the encoder's `+=` loops compute them."""
-    out, total = [], 0.0
-    for _ in range(_BIG):
-        out.append(total)
-        total += step
-    return _f32(out)
+def _score_into(points: Array, out: Array) -> None:
+    """The encoder's score scaling, min(1, max(0, (points - MIN_SCORE) / SCORE_SPAN)), into `out`."""
+    scaled = np.subtract(points, L.MIN_SCORE, dtype=np.float64)
+    scaled /= L.SCORE_SPAN
+    np.clip(scaled, 0.0, 1.0, out=scaled)
+    np.copyto(out, scaled, casting=_UNSAFE)
 
 
-_INV_TOWER = 1.0 / TOKENS_PER_TOWER
-_INV_ANIMAL = 1.0 / TOKENS_PER_ANIMAL
-TOWER_TAB = _f32([k * _INV_TOWER for k in range(_BIG)])  # len / 15, size / 15
-REP_TAB = _repeated(_INV_ANIMAL)  # row and returned tokens per animal: `+= 1 / 10` per token
-MUL_TAB = _f32([k * _INV_ANIMAL for k in range(_BIG)])  # unknown per animal
-GONE_TAB = _f32([k / NUM_TOKENS for k in range(NUM_TOKENS + 1)])
-HALF_TAB = _f32([k / L.SLOTS for k in range(3)])  # pending count / 2
-FACE_DOWN_TAB = _f32([k / MAX_FACE_DOWN for k in range(3)])
-OWN_DOWN_TAB = _repeated(1.0 / MAX_FACE_DOWN)[:3]
-TREES_TAB = _f32([k / TREE_TILES for k in range(TREE_TILES + 1)])
-RETURNED_TAB = _f32([k / L.MAX_RETURNED for k in range(NUM_TOKENS + 1)])
-SCORE_LO = L.MIN_SCORE - 2 * _BIG
-SCORE_TAB = _f32([min(1.0, max(0.0, (p - L.MIN_SCORE) / L.SCORE_SPAN))
-                  for p in range(SCORE_LO, L.MAX_SCORE + 2 * _BIG)])
-
-
-def _collection_row(count: int) -> list[float]:
-    """One animal of a seat block: count / 10, then the bin (0, 1, 2, 3, 4+) one-hot."""
-    row = [count * _INV_ANIMAL] + [0.0] * L.COUNT_BINS
-    row[1 + min(count, L.COUNT_BINS - 1)] = 1.0
-    return row
-
-
-COLLECTION_TAB = np.array([_collection_row(k) for k in range(_BIG)], dtype=np.float32)
 #: Points of an animal by count (the rulebook's table), per animal: (6, 16).
 POINTS_TAB = np.array([[animal_points(k, VALUES[a]) for k in range(_BIG)] for a in range(A)], dtype=np.int32)
 _ANIMALS = np.arange(A)
@@ -171,10 +155,23 @@ class TriquetaBatch:
         self.pending_len = np.zeros(n, i8)
         self.used = np.zeros(n, i8)
         self.current_player = np.zeros(n, i8)
+        # Kept up to date by the step, for `observe`: tokens in rows and collections per animal
+        # (animal-major), each seat's visible score and the T7 gain its face-down tokens would add.
+        self.seen_public = np.zeros((A, n), i8)
+        self.score = np.zeros((n, p), np.int32)
+        self.down_gain = np.zeros((n, p), np.int32)
         self.seeds = np.zeros(n, np.int64)
         self._next_seed = 0
         self._stock_from = 0
         self._stock = np.zeros((0, NUM_TOKENS), i8)
+        self._mask: npt.NDArray[np.bool_] | None = None
+        # The observation buffer, feature-major; the rows no game changes are written here once.
+        self._obs = np.zeros((L.SIZE, n), np.float32)
+        self._obs[L.PLAYERS_ONEHOT + p - L.MIN_PLAYERS] = 1.0
+        self._obs[L.DUO] = float(self.duo)
+        self._obs[L.SEATS + L.S_PRESENT:L.SEATS + p * L.SEAT_SIZE:L.SEAT_SIZE] = 1.0
+        self._obs_view = self._obs.T.view()
+        self._obs_view.flags.writeable = False
         self.reset(seed)
 
     # -- starting games -------------------------------------------------------------------------
@@ -199,6 +196,7 @@ class TriquetaBatch:
 
     def _start(self, slots: Array, seeds: Array) -> None:
         """New games in `slots` (T1: seat 0 holds the rock and begins; T3: round 1 uses tower 0)."""
+        self._mask = None
         end = int(seeds[-1]) + 1
         if seeds[0] < self._stock_from or end > self._stock_from + len(self._stock):
             self._stock_from = int(seeds[0])
@@ -224,12 +222,18 @@ class TriquetaBatch:
         self.pending_len[slots] = 0
         self.used[slots] = NONE_USED
         self.current_player[slots] = 0
+        self.seen_public[:, slots] = 0
+        self.score[slots] = self._scores(slots)
+        self.down_gain[slots] = 0
         self.seeds[slots] = seeds
 
     # -- what may be done -----------------------------------------------------------------------
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """(N, 20): Action B on rows in play, Action A while the tower has tokens (T5); after a draw,
-        place / keep (T4) / discard (T9) each drawn token, never the kind done with the other."""
+        place / keep (T4) / discard (T9) each drawn token, never the kind done with the other.
+        Computed once per position (read-only: `step` checks actions against it)."""
+        if self._mask is not None:
+            return self._mask
         n, p = self.num_envs, self.num_players
         mask = np.zeros((n, NUM_ACTIONS), bool)
         fresh = self.pending_len == 0
@@ -245,6 +249,8 @@ class TriquetaBatch:
                                                 & (self.used != KEPT))[:, None]
         if self.duo:
             mask[:, DISCARD_ID:DISCARD_ID + 2] = held & ((self.used != DISCARDED) & (self.pending_len == 2))[:, None]
+        mask.flags.writeable = False
+        self._mask = mask
         return mask
 
     # -- playing --------------------------------------------------------------------------------
@@ -262,6 +268,7 @@ class TriquetaBatch:
         if not legal.all():
             bad = live[~legal]
             raise ValueError(f"illegal action ids in slots {bad[:20].tolist()}{' ...' if len(bad) > 20 else ''}")
+        self._mask = None
         cur = self.current_player.astype(np.intp)
         passing: list[Array] = []
 
@@ -293,7 +300,9 @@ class TriquetaBatch:
     def _take(self, g: Array, row: Array, seat: Array) -> tuple[Array, Array]:
         """Action B: the seat collects the row and drops out; the last one takes the rock, and the
         round ends (T3, T6). Returns the games that ended and those whose turn passes."""
+        before = _points(self.counts[g, seat])
         self.counts[g, seat] += self.row_counts[g, row]
+        self.score[g, seat] += _points(self.counts[g, seat]) - before
         self.row_counts[g, row] = 0
         self.row_len[g, row] = 0
         self.row_in[g, row] = False
@@ -314,7 +323,9 @@ class TriquetaBatch:
             self.out[c] = False
             self.players_in[c] = self.num_players
             self.current_player[c] = cs
+            self.score[e] = self._scores(e)  # the rock and a tree tile changed hands
             e = e[~going]
+        self._update_gain(g, seat)
         return e, g[~last]
 
     def _draw(self, g: Array) -> None:
@@ -345,11 +356,13 @@ class TriquetaBatch:
             gp, row, tp = g[pl], (act[pl] - PLACE_ID) % MAX_PLAYERS, token[pl]
             self.row_counts[gp, row, tp] += 1
             self.row_len[gp, row] += 1
+            self.seen_public[tp, gp] += 1
         kp = kind == KEPT
         if kp.any():
             gk, sk = g[kp], seat[kp]
             self.face_down[gk, sk, self.face_down_len[gk, sk]] = token[kp]
             self.face_down_len[gk, sk] += 1
+            self._update_gain(gk, sk)
         dc = kind == DISCARDED
         if dc.any():
             gd, sd = g[dc], seat[dc]
@@ -398,77 +411,88 @@ class TriquetaBatch:
         return points.astype(np.int32)  # type: ignore[no-any-return]
 
     def scores(self) -> npt.NDArray[np.int32]:
-        return self._scores(slice(None))
+        return self.score.copy()
+
+    def _update_gain(self, g: Array, seat: Array) -> None:
+        """The T7 gain of `seat`'s face-down tokens in games `g`, after its collection or tokens changed."""
+        holding = self.face_down_len[g, seat] > 0
+        g, seat = g[holding], seat[holding]
+        self.down_gain[g, seat] = _face_down_choice(self.counts[g, seat], self.face_down[g, seat],
+                                                    self.face_down_len[g, seat])[0]
 
     def observe(self, seats: npt.ArrayLike | None = None) -> npt.NDArray[np.float32]:
-        """(N, 327): the encoder on `view(seat)`, from what that seat may see only. Built feature
-        by feature in a (327, N) buffer (each write contiguous) and returned transposed, a view
-        in Fortran order (np.ascontiguousarray makes rows contiguous where a consumer needs it)."""
+        """(N, 327): the encoder on `view(seat)`, from what that seat may see only.
+
+        The result is a read-only view of the simulator's own buffer, valid until the next
+        `observe`, `step`, `reset` or `determinize` (copy it to keep it): the buffer is held
+        feature-major, (327, N), so each feature is one contiguous write over all games, and the
+        rows no game changes (the player count, duo, seats present, padding) are written once.
+        Every value is computed by a ufunc writing straight into the buffer with the encoder's
+        float64 arithmetic, cast to float32 as the encoder casts it."""
         n, p = self.num_envs, self.num_players
-        rows = self._rows
+        o = self._obs
         cur = self.current_player.astype(np.intp)
         seat = cur if seats is None else np.asarray(seats).astype(np.intp)
-        o = np.zeros((L.SIZE, n), np.float32)
-        o[L.PLAYERS_ONEHOT + p - L.MIN_PLAYERS] = 1.0
-        if self.duo:
-            o[L.DUO] = 1.0
-        o[L.ROUND + self.round, rows] = 1.0
-        o[L.CURRENT + (cur - seat) % p, rows] = 1.0
-        rock = self.rock.astype(np.intp)
-        o[L.ROCK + (rock - seat) % p, rows] = 1.0
-        o[L.TOWER_SIZES:L.TOWER_SIZES + TOWERS] = TOWER_TAB[self.tower_size.T]
-        o[L.UNSEEN] = GONE_TAB[self.gone]
-        held = (self.pending >= 0) & (np.arange(2) < self.pending_len[:, None])
-        o[L.PENDING_COUNT] = HALF_TAB[held.sum(1)]
+        ar = _AR[:, None]
+        np.equal(self.round, ar[:TOWERS], out=o[L.ROUND:L.ROUND + TOWERS], casting=_UNSAFE)
+        rel_seats = seat + self._seats[:, None]  # (P, N): relative seat j is seat (seat + j) % P
+        rel_seats %= p
+        np.equal(rel_seats, cur, out=o[L.CURRENT:L.CURRENT + p], casting=_UNSAFE)
+        np.equal(rel_seats, self.rock, out=o[L.ROCK:L.ROCK + p], casting=_UNSAFE)
+        np.multiply(self.tower_size.T, _INV_TOWER, out=o[L.TOWER_SIZES:L.TOWER_SIZES + TOWERS], casting=_UNSAFE)
+        np.divide(self.gone, _NUM_TOKENS, out=o[L.UNSEEN], casting=_UNSAFE)
+        held = self.pending >= 0  # dealt-with and unused slots hold USED
+        np.divide(held.sum(1), float(L.SLOTS), out=o[L.PENDING_COUNT], casting=_UNSAFE)
 
         block = o[L.ROWS:L.ROWS + p * L.ROW_SIZE].reshape(p, L.ROW_SIZE, n)
-        block[:, 0] = self.row_in.T
-        block[:, 1] = TOWER_TAB[self.row_len.T]
-        block[:, 2:] = REP_TAB[self.row_counts.transpose(1, 2, 0)]
-        seen = self.row_counts.sum(1, dtype=np.int64) + self.counts.sum(1, dtype=np.int64)
+        np.copyto(block[:, 0], self.row_in.T, casting=_UNSAFE)
+        np.multiply(self.row_len.T, _INV_TOWER, out=block[:, 1], casting=_UNSAFE)
+        np.multiply(self.row_counts.transpose(1, 2, 0), _INV_ANIMAL, out=block[:, 2:], casting=_UNSAFE)
+        seen = self.seen_public.astype(np.int8)  # (6, N), a copy the observer's own tokens are added to
 
-        # The drawn tokens: seen by the seat to move only (the game is never over here).
-        looking = np.flatnonzero((seat == cur) & (self.pending_len > 0))
-        if looking.size:
-            for slot in range(2):
-                here = looking[self.pending_len[looking] > slot]
-                tok = self.pending[here, slot].astype(np.intp)
-                o[L.PENDING + slot * L.PENDING_SIZE + np.where(tok >= 0, tok, A), here] = 1.0
-                known = tok >= 0
-                seen[here[known], tok[known]] += 1
-            used = looking[self.used[looking] > 0]
-            o[L.USED_KIND + self.used[used] - 1, used] = 1.0
+        # The drawn tokens: seen by the seat to move only (the game is never over here). Code per
+        # slot: the token, A once dealt with, A + 1 (no one-hot) when not shown.
+        looking = (seat == cur) & (self.pending_len > 0)
+        shown = looking[:, None] & (_AR[:L.SLOTS] < self.pending_len[:, None])
+        codes = np.where(shown, np.where(held, self.pending, A), A + 1).T
+        pend = o[L.PENDING:L.PENDING + L.SLOTS * L.PENDING_SIZE].reshape(L.SLOTS, L.PENDING_SIZE, n)
+        np.equal(codes[:, None, :], ar[:L.PENDING_SIZE], out=pend, casting=_UNSAFE)
+        seen += (codes[0] == ar[:A]).view(np.int8)
+        seen += (codes[1] == ar[:A]).view(np.int8)
+        used = np.where(looking, self.used, 0)
+        np.equal(used, ar[1:len(USED_CODES)], out=o[L.USED_KIND:L.USED_KIND + len(L.USED_KINDS)], casting=_UNSAFE)
 
-        own_down = self.face_down[rows, seat]
-        own_len = self.face_down_len[rows, seat]
-        down_counts = _per_animal(own_down, np.arange(MAX_FACE_DOWN) < own_len[:, None])
-        o[L.OWN:L.OWN + A] = OWN_DOWN_TAB[down_counts.T]
-        own_returned = self.returned[rows, seat]
-        o[L.OWN + A:L.OWN + 2 * A] = REP_TAB[own_returned.T]
-        seen += down_counts + own_returned
-        scores = self._scores(slice(None))
-        with_down = scores[rows, seat] - SCORE_LO
-        holding = np.flatnonzero(own_len)  # T7's choice only where the seat keeps tokens face down
-        if holding.size:
-            counts = self.counts[holding, seat[holding]]
-            with_down[holding] += _face_down_choice(counts, own_down[holding], own_len[holding])[0]
-        o[L.OWN + 2 * A] = SCORE_TAB[with_down]
+        rows = self._rows
+        kept = _AR[:MAX_FACE_DOWN] < self.face_down_len[rows, seat][:, None]
+        own_down = np.where(kept, self.face_down[rows, seat], -1)
+        down_counts = (own_down[:, 0] == ar[:A]).view(np.int8) + (own_down[:, 1] == ar[:A]).view(np.int8)
+        np.multiply(down_counts, _HALF, out=o[L.OWN:L.OWN + A], casting=_UNSAFE)
+        own_returned = self.returned[rows, seat].T
+        np.multiply(own_returned, _INV_ANIMAL, out=o[L.OWN + A:L.OWN + 2 * A], casting=_UNSAFE)
+        seen += down_counts
+        seen += own_returned
+        scores = self.score
+        own = rows * p + seat
+        _score_into(scores.reshape(-1)[own] + self.down_gain.reshape(-1)[own], o[L.OWN + 2 * A])
 
-        for rel in range(p):
-            other = (seat + rel) % p
-            base = L.SEATS + rel * L.SEAT_SIZE
-            o[base + L.S_PRESENT] = 1.0
-            o[base + L.S_OUT] = self.out[rows, other]
-            o[base + L.S_TREES] = TREES_TAB[self.trees[rows, other]]
-            o[base + L.S_FACE_DOWN] = FACE_DOWN_TAB[self.face_down_len[rows, other]]
-            o[base + L.S_RETURNED] = RETURNED_TAB[self.returned_len[rows, other]]
-            o[base + L.S_SCORE] = SCORE_TAB[scores[rows, other] - SCORE_LO]
-            o[base + L.S_ROCK] = rock == other
-            o[base + L.S_TURN] = cur == other
-            collection = COLLECTION_TAB[self.counts[rows, other].T]  # (animal, N, feature)
-            o[base + L.S_ANIMALS:base + L.SEAT_SIZE] = collection.transpose(0, 2, 1).reshape(-1, n)
-        o[L.UNKNOWN:L.UNKNOWN + A] = MUL_TAB[TOKENS_PER_ANIMAL - seen.T]
-        return o.T
+        flat = rel_seats + rows * p  # (P, N) into arrays of shape (N, P, ...)
+        seats_block = o[L.SEATS:L.SEATS + p * L.SEAT_SIZE].reshape(p, L.SEAT_SIZE, n)
+        np.copyto(seats_block[:, L.S_OUT], self.out.reshape(-1)[flat], casting=_UNSAFE)
+        np.divide(self.trees.reshape(-1)[flat], _TREE_TILES, out=seats_block[:, L.S_TREES], casting=_UNSAFE)
+        np.divide(self.face_down_len.reshape(-1)[flat], _MAX_FACE_DOWN, out=seats_block[:, L.S_FACE_DOWN],
+                  casting=_UNSAFE)
+        np.divide(self.returned_len.reshape(-1)[flat], _MAX_RETURNED, out=seats_block[:, L.S_RETURNED],
+                  casting=_UNSAFE)
+        _score_into(scores.reshape(-1)[flat], seats_block[:, L.S_SCORE])
+        np.equal(rel_seats, self.rock, out=seats_block[:, L.S_ROCK], casting=_UNSAFE)
+        np.equal(rel_seats, cur, out=seats_block[:, L.S_TURN], casting=_UNSAFE)
+        collected = self.counts.reshape(-1, A)[flat].transpose(0, 2, 1)  # (P, 6, N)
+        animals = seats_block[:, L.S_ANIMALS:].reshape(p, A, 1 + L.COUNT_BINS, n)
+        np.multiply(collected, _INV_ANIMAL, out=animals[:, :, 0], casting=_UNSAFE)
+        np.equal(np.minimum(collected, L.COUNT_BINS - 1)[:, :, None, :], ar[:L.COUNT_BINS], out=animals[:, :, 1:],
+                 casting=_UNSAFE)
+        np.multiply(TOKENS_PER_ANIMAL - seen, _INV_ANIMAL, out=o[L.UNKNOWN:L.UNKNOWN + A], casting=_UNSAFE)
+        return self._obs_view
 
     # -- hidden information ---------------------------------------------------------------------
     def determinize(self, seats: npt.ArrayLike, seed: int) -> None:
@@ -476,6 +500,7 @@ class TriquetaBatch:
         `determinize(seat, Rng(seed + i))` does: the unseen tokens in animal order, shuffled, then
         dealt to the towers (bottom up), the tokens gone unseen, other seats' face-down and returned
         tokens, and the tokens another seat is looking at. Sizes are kept."""
+        self._mask = None
         n, p = self.num_envs, self.num_players
         rows = self._rows
         observer = np.asarray(seats).astype(np.intp)
@@ -517,6 +542,9 @@ class TriquetaBatch:
             cursor += hidden
         if not (cursor == size).all():
             raise AssertionError("determinize left tokens unplaced")
+        for s in range(p):  # other seats' face-down tokens were re-dealt
+            self.down_gain[:, s] = 0
+            self._update_gain(rows, np.full(n, s))
 
     # -- engine states --------------------------------------------------------------------------
     def export(self, i: int) -> TriquetaState:

@@ -2,7 +2,8 @@
 docs/games/celtica.md, "Observation encoding (meeple.envs)").
 
 Seat-relative: relative seat j is seat `(seat + j) % n`, the observer first, then the players in
-turn order. The board takes `MAX_LENGTH` (60) location slots, so one shape serves every board
+turn order. The offsets and scalings are `meeple.batch.celtica_layout`'s, shared with the batched
+simulator. The board takes `MAX_LENGTH` (60) location slots, so one shape serves every board
 file; the length depends only on the player count. The board's encoding is cached (per board
 and player count), the flags are set by one indexed write and every other value is written
 raw as one run and scaled by one precomputed vector, so an encoding is a few numpy calls.
@@ -16,79 +17,40 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from meeple.batch.celtica_layout import (
+    BOARD,
+    BOARD_SIZE,
+    DRUID_HOME,
+    DRUID_POS,
+    END_REASON,
+    FLAGS,
+    KINDS,
+    MAX_AMULETS,
+    MAX_ROUND,
+    MUST_PLAY,
+    P_SCALES,
+    PF_CURRENT,
+    PF_ENDER,
+    PF_OWES,
+    PF_QUEUE,
+    PF_WIDTH,
+    PF_WINNER,
+    PHASE,
+    PHASE_NAMES,
+    PLAYER_FLAGS,
+    VALUE_SCALES,
+    board_block,
+    size,
+)
 from meeple.envs.encoders.celtica_recall import recall as recall  # the RecallEncoder part (OpenSpiel)
 from meeple.envs.encoders.celtica_recall import recall_size as recall_size
 from meeple.games.celtica import scoring
-from meeple.games.celtica.components import (
-    COLOURS,
-    COPIES_PER_PART,
-    DRUID_CARDS,
-    DRUID_CARDS_PER_COLOUR,
-    EXPERIENCE_CARDS,
-    EXPERIENCE_CARDS_PER_COLOUR,
-    HAND_SIZE,
-    MAX_LENGTH,
-    MAX_NUMBER,
-    NUM_COLOURS,
-    NUM_PART_TYPES,
-    TOTAL_PARTS,
-)
+from meeple.games.celtica.components import COLOURS, MAX_LENGTH, MAX_NUMBER, NUM_PART_TYPES
 from meeple.games.celtica.phases import END_REASONS, PHASES
 
 if TYPE_CHECKING:
     from meeple.games.celtica.state import CelticaState
     from meeple.games.celtica.view_types import CelticaView
-
-#: Location kinds in one-hot order.
-KINDS = ("start", "village", "castle", "monastery", "goal", "ruin", "cult")
-#: Per board location: present, kind one-hot, number / 9.
-LOC_WIDTH = 1 + len(KINDS) + 1
-BOARD_SIZE = MAX_LENGTH * LOC_WIDTH
-#: Amulets a collection can hold (10 copies of each type) and the largest amulet (9 types).
-MAX_AMULETS = COPIES_PER_PART
-#: Rounds are normalised by this and clipped (an exhaustive bound: every round plays at least
-#: 5n druid cards, each moving a druid one step, and 5 druids on a 60-location path reach the
-#: goal in fewer than 300 steps; random games on the shipped board last at most 8 rounds).
-MAX_ROUND = 32
-#: The view's phases, then one for a finished game (whose view has none).
-PHASE_NAMES = (*PHASES, "over")
-
-# Layout, in order: the board, the druids' locations, then every 0/1 flag (set by one indexed
-# write), then every other value (written raw as one run and scaled by one vector).
-BOARD = 0
-DRUID_POS = BOARD + BOARD_SIZE  # 5 colours x 60 one-hot locations
-DRUID_HOME = DRUID_POS + NUM_COLOURS * MAX_LENGTH  # 5 flags: the druid is in the goal
-MUST_PLAY = DRUID_HOME + NUM_COLOURS  # 5 one-hot: the observer's owed colour (none: all zero)
-PHASE = MUST_PLAY + NUM_COLOURS  # 6 one-hot: play, take, give_up, cult, end, over
-END_REASON = PHASE + len(PHASE_NAMES)  # 3 one-hot: parts, all_home, goal (none while it runs)
-FLAGS = END_REASON + len(END_REASONS)  # final_round, printed board
-PLAYER_FLAGS = FLAGS + 2  # per relative seat: owes a card, current player, ender, end queue, winner
-PF_OWES, PF_CURRENT, PF_ENDER, PF_QUEUE, PF_WINNER = range(5)
-PF_WIDTH = 5
-#: The values run (after the player flags): druid progress (5, location / goal), pending / 9,
-#: round / 32, board length / 60, display (9), supply (1), part discards (9), druid deck (1),
-#: druid discards (5), experience deck (1), experience discards (5), own hand (5), own
-#: experience cards (5); then per relative seat: parts per type (9), druid cards, experience
-#: cards, complete amulets, amulet sizes largest first (10).
-_VALUE_SCALES = (
-    [1.0] * (NUM_COLOURS + 3)  # written already scaled
-    + [1 / COPIES_PER_PART] * NUM_PART_TYPES
-    + [1 / TOTAL_PARTS]
-    + [1 / COPIES_PER_PART] * NUM_PART_TYPES
-    + [1 / DRUID_CARDS]
-    + [1 / DRUID_CARDS_PER_COLOUR] * NUM_COLOURS
-    + [1 / EXPERIENCE_CARDS]
-    + [1 / EXPERIENCE_CARDS_PER_COLOUR] * NUM_COLOURS
-    + [1 / HAND_SIZE] * NUM_COLOURS
-    + [1 / EXPERIENCE_CARDS_PER_COLOUR] * NUM_COLOURS
-)
-COMMON_VALUES = len(_VALUE_SCALES)
-_P_SCALES = (
-    [1 / COPIES_PER_PART] * NUM_PART_TYPES
-    + [1 / HAND_SIZE, 1 / EXPERIENCE_CARDS, 1 / MAX_AMULETS]
-    + [1 / NUM_PART_TYPES] * MAX_AMULETS
-)
-P_VALUES = len(_P_SCALES)
 
 _PHASE_INDEX = {name: PHASE + i for i, name in enumerate(PHASE_NAMES)}
 _REASON_INDEX = {name: END_REASON + i for i, name in enumerate(END_REASONS)}
@@ -99,25 +61,16 @@ _ZEROS = [0] * MAX_AMULETS
 _scales: dict[int, np.ndarray] = {}
 
 
-def values_offset(num_players: int) -> int:
-    """Where the values run starts."""
-    return PLAYER_FLAGS + num_players * PF_WIDTH
-
-
 def shape(num_players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
     """The same for every option value (the board takes 60 slots whatever its length)."""
-    return (values_offset(num_players) + COMMON_VALUES + num_players * P_VALUES,)
+    return (size(num_players),)
 
 
 @lru_cache(maxsize=64)
 def _template(kinds: tuple[str, ...], numbers: tuple[int, ...], n: int) -> np.ndarray:
     """A zero vector holding the board's encoding (read-only: each observation copies it)."""
     got = np.zeros(shape(n, {}), dtype=np.float32)
-    block = got[BOARD:BOARD + BOARD_SIZE].reshape(MAX_LENGTH, LOC_WIDTH)
-    for i, (kind, number) in enumerate(zip(kinds, numbers)):
-        block[i, 0] = 1.0
-        block[i, _KIND_INDEX[kind]] = 1.0
-        block[i, LOC_WIDTH - 1] = number / MAX_NUMBER
+    got[BOARD:BOARD + BOARD_SIZE] = board_block(kinds, numbers)
     got.flags.writeable = False
     return got
 
@@ -132,7 +85,7 @@ def _amulets(parts: tuple[int, ...]) -> tuple[int, list[int]]:
 def _scale(n: int) -> np.ndarray:
     got = _scales.get(n)
     if got is None:
-        got = _scales[n] = np.array(_VALUE_SCALES + _P_SCALES * n, dtype=np.float64)
+        got = _scales[n] = np.array(VALUE_SCALES + P_SCALES * n, dtype=np.float64)
     return got
 
 
