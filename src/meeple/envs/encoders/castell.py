@@ -14,90 +14,39 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Mapping
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from meeple.games.castell.actions import ENTERS
-from meeple.games.castell.components import (
-    FIRST_FESTIVAL_ROUND,
-    LAST_ROUND,
-    MAX_TEAM,
-    REGIONS,
-    SPECIAL_TOKENS,
-    TILE_KINDS,
-    TILES_PER_REGION,
-    WHEEL_SEGMENTS,
+from meeple.batch.castell_layout import (
+    FESTIVAL_LEN,
+    FESTIVAL_SLOTS,
+    MAX_CLAIMED,
+    MAX_PRIZE_SUM_PER_REGION,
+    MAX_SIZE_TOKENS_PER_REGION,
+    MAX_SIZE_TOKENS_PER_SIZE,
+    MAX_TOKENS_PER_FESTIVAL,
+    MAX_TOWER_SCORE,
+    NK,
+    NR,
+    NS,
+    PHASES,
+    PLAYER_LEN,
+    SCORE_BOUNDS,
+    SCORE_KEYS,
+    SEGMENT_CODES,
+    TILE_LEN,
+    USED,
+    WHEEL_SIDES,
+    layout,
+    tile_vector,
 )
-from meeple.games.castell.towers.rules import MAX_SKILL, SIZES, SKILLS
+from meeple.games.castell.components import FIRST_FESTIVAL_ROUND, MAX_TEAM, REGIONS, SPECIAL_TOKENS, TILE_KINDS
+from meeple.games.castell.towers.rules import MAX_SKILL, SKILLS
 from meeple.games.castell.towers.tiles import MAX_LEVELS
 
 if TYPE_CHECKING:
     from meeple.games.castell.view_types import CastellView, LocalTileView
-
-NR = len(REGIONS)
-NS = len(SIZES)
-NK = len(TILE_KINDS)
-#: Festivals a round can hold (the action space has one `enter` per slot).
-FESTIVAL_SLOTS = len(ENTERS)
-CAL_ROUNDS = LAST_ROUND - FIRST_FESTIVAL_ROUND + 1
-#: The view's phases, then one for a finished game (whose view has none).
-PHASES = ("turns", "festival", "over")
-WHEEL_SIDES = ("standard", "advanced")
-USED = ("move", "recruit", "train", "special")
-#: A wheel segment: a region, "all" or "none".
-SEGMENT_CODES = (*REGIONS, "all", "none")
-#: Bounds used for normalising (each a true maximum, see the docs).
-MAX_STARS = 9
-#: Tile level widths are clipped here (Base levels may be wider than 3 + Width; the shipped
-#: tiles reach 12).
-MAX_TILE_WIDTH = 16
-MAX_TOKENS_PER_FESTIVAL = 3
-MAX_PRIZE_SUM_PER_REGION = 10  # two festivals a region (decks I and II), prize 5 each
-MAX_SIZE_TOKENS_PER_REGION = 2 * MAX_TOKENS_PER_FESTIVAL
-MAX_SIZE_TOKENS_PER_SIZE = 3
-MAX_CLAIMED = NR * TILES_PER_REGION
-MAX_TOWER_SCORE = MAX_LEVELS + MAX_TEAM
-MAX_VARIETY = 14
-MAX_PRIZES = 5 * CAL_ROUNDS
-MAX_SIZE_TOKEN_POINTS = 4 * NS
-MAX_STAR_POINTS = MAX_CLAIMED * MAX_STARS
-MAX_TOTAL = MAX_TOWER_SCORE + MAX_VARIETY + MAX_PRIZES + MAX_SIZE_TOKEN_POINTS + MAX_STAR_POINTS
-SCORE_KEYS = ("best_tower", "region_variety", "prizes", "size_tokens", "stars", "total")
-SCORE_BOUNDS = (MAX_TOWER_SCORE, MAX_VARIETY, MAX_PRIZES, MAX_SIZE_TOKEN_POINTS, MAX_STAR_POINTS, MAX_TOTAL)
-
-#: One local performance tile: present, kind (shape, skill), stars, widths (bottom to top),
-#: min_levels, uses (SKILLS order).
-TILE_LEN = 1 + 2 + 1 + MAX_LEVELS + 1 + len(SKILLS)
-FESTIVAL_LEN = 1 + NR + NS
-#: One player: pawn (7 regions + not placed), team per size, team total, skills, tokens left,
-#: board per region (tokens, prize sum, size tokens), size tokens per size, performances,
-#: score parts, in the entry queue, entered slot, winner.
-PLAYER_LEN = (NR + 1) + NS + 1 + len(SKILLS) + 1 + 3 * NR + NS + 1 + len(SCORE_KEYS) + 1 + FESTIVAL_SLOTS + 1
-PREVIEW_LEN = 5
-
-
-@cache
-def layout(num_players: int) -> dict[str, tuple[int, int]]:
-    """Block name -> (offset, size) of the flat vector for `num_players`."""
-    p = num_players
-    sizes = [
-        ("round", LAST_ROUND), ("phase", len(PHASES)), ("wheel_side", len(WHEEL_SIDES)), ("options", 3),
-        ("current", p), ("first", p), ("turn", len(USED) + 2), ("bag", 1 + NS),
-        ("wheel_rotation", WHEEL_SEGMENTS), ("wheel_segments", WHEEL_SEGMENTS * len(SEGMENT_CODES)),
-        ("wheel_tiles", WHEEL_SEGMENTS * NK), ("wheel_facing", (NR + 1) * NK),
-        ("regions", NR * (NS + NR + TILES_PER_REGION * TILE_LEN + p)),
-        ("calendar", CAL_ROUNDS * FESTIVAL_SLOTS * FESTIVAL_LEN),
-        ("players", p * PLAYER_LEN), ("preview", PREVIEW_LEN),
-    ]
-    out: dict[str, tuple[int, int]] = {}
-    at = 0
-    for name, size in sizes:
-        out[name] = (at, size)
-        at += size
-    out["total"] = (0, at)
-    return out
 
 
 def shape(num_players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
@@ -267,15 +216,4 @@ _TILES: dict[tuple[str, str], array[float]] = {}
 
 
 def _tile(tile: LocalTileView) -> array[float]:
-    buf = array("f", bytes(4 * TILE_LEN))
-    at = 0
-    buf[at] = 1.0
-    buf[at + (1 if tile["kind"] == "shape" else 2)] = 1.0
-    buf[at + 3] = tile["stars"] / MAX_STARS
-    for i, width in enumerate(tile["widths"]):
-        buf[at + 4 + i] = min(width, MAX_TILE_WIDTH) / MAX_TILE_WIDTH
-    at += 4 + MAX_LEVELS
-    buf[at] = tile["min_levels"] / MAX_LEVELS
-    for i, use in enumerate(tile["uses"]):
-        buf[at + 1 + i] = use / MAX_SKILL
-    return buf
+    return tile_vector(tile["kind"], tile["stars"], tile["widths"], tile["min_levels"], tile["uses"])
