@@ -176,6 +176,8 @@ class CastellBatch:
         self.queued = np.zeros((N, n), dtype=bool)
         self.entered = np.zeros((N, n), dtype=np.int64)  # festival slot this round, -1: not entered
         self.entry_tower = np.zeros((N, n), dtype=np.int64)
+        self.preview = np.zeros((N, n, L.PREVIEW_LEN), dtype=np.float32)  # each seat's observed preview
+        self.preview_ok = np.zeros((N, n), dtype=bool)  # False: team, skills, pawn or round changed
         self.round = np.zeros(N, dtype=np.int64)
         self.phase = np.zeros(N, dtype=np.int64)
         self.first = np.zeros(N, dtype=np.int64)
@@ -296,6 +298,7 @@ class CastellBatch:
         self.current[idx] = 0
         self.over[idx] = False
         self.current_player[idx] = 0
+        self.preview_ok[idx] = False
         self._fill_static(idx)
 
     def _fill_static(self, idx: I64) -> None:
@@ -439,10 +442,12 @@ class CastellBatch:
             self.recruit_open[g] = False
             self.used[g] |= MOVE_USED
             self.pawn[g, q] = region
+            self.preview_ok[g, q] = False
         g, q, size = pick(RECRUIT0 + 1, RECRUIT0 + 1 + len(SIZES))
         if g.size:  # K4 Recruit: one casteller; the second of a Recruit action closes it
             self.pool[g, self.pawn[g, q], size + 1] -= 1
             self.teams[g, q, size + 1] += 1
+            self.preview_ok[g, q] = False
             opening = ~self.recruit_open[g]
             self.used[g[opening]] |= RECRUIT_USED
             self.recruit_open[g] = opening
@@ -454,6 +459,7 @@ class CastellBatch:
             free = target == A.SPECIAL_TARGET
             self.free_special[g[free]] = True
             self.skills[g[~free], q[~free], target[~free]] += 1
+            self.preview_ok[g, q] = False
         g, q, kind = pick(SINGLE0 + 1, PERFORM0 + TILES_PER_REGION)
         if g.size:
             self._special(g, q, kind + SINGLE0 + 1)
@@ -485,6 +491,7 @@ class CastellBatch:
         """A special action (K5): free from the Special tile, or paid with a token in the region."""
         region = self.pawn[g, q]
         self.recruit_open[g] = False
+        self.preview_ok[g, q] = False
         free = self.free_special[g]
         self.free_special[g] = False
         paid, pq, pr = g[~free], q[~free], region[~free]
@@ -576,6 +583,7 @@ class CastellBatch:
         self.entry_tower[e] = -1
         o = g[~last]
         self.round[o] += 1
+        self.preview_ok[o] = False  # the round's festivals
         self.first[o] = (self.first[o] + 1) % n  # the first player marker passes clockwise
         self._fill(o[np.isin(self.round[o], REFILL_ROUNDS)], self.refill_adds)
         self.phase[o] = PHASE_TURNS
@@ -716,26 +724,34 @@ class CastellBatch:
 
     def _preview(self, out: npt.NDArray[np.float32], seat: I64, at: int) -> None:
         """The observer's own tower preview: its best tower for a festival where its pawn stands
-        this round (with the score), else its tallest tower."""
-        rows = self._rows
-        slot = self._festival_slot(rows, self.pawn[rows, seat])
-        tower = np.full(self.num_envs, -1, dtype=np.int64)
-        there = np.flatnonzero(slot >= 0)
-        if there.size:
-            tower[there] = self._festival_towers(there, seat[there], slot[there])
-        festival = tower >= 0
-        rest = np.flatnonzero(~festival)
-        if rest.size:
-            tower[rest] = self.towers.lookup(self.teams[rest, seat[rest]], self.skills[rest, seat[rest]],
-                                             np.full(len(rest), TALLEST))
-        score = np.where(festival, self._festival_score(tower, self.fest_mask[rows, self.round, np.maximum(slot, 0)]),
-                         0)
-        present = tower >= 0
-        out[:, at] = present
-        out[:, at + 1] = festival
-        out[:, at + 2] = np.where(present, score / L.MAX_TOWER_SCORE, 0.0)
-        out[:, at + 3] = np.where(present, self.towers.levels[tower] / MAX_LEVELS, 0.0)
-        out[:, at + 4] = np.where(present, self.towers.counts[tower].sum(axis=1) / MAX_TEAM, 0.0)
+        this round (with the score), else its tallest tower. Kept per seat until its team, skills
+        or pawn or the round change."""
+        stale = np.flatnonzero(~self.preview_ok[self._rows, seat])
+        if stale.size:
+            q = seat[stale]
+            slot = self._festival_slot(stale, self.pawn[stale, q])
+            tower = np.full(len(stale), -1, dtype=np.int64)
+            there = np.flatnonzero(slot >= 0)
+            if there.size:
+                tower[there] = self._festival_towers(stale[there], q[there], slot[there])
+            festival = tower >= 0
+            rest = np.flatnonzero(~festival)
+            if rest.size:
+                g = stale[rest]
+                tower[rest] = self.towers.lookup(self.teams[g, q[rest]], self.skills[g, q[rest]],
+                                                 np.full(len(rest), TALLEST))
+            mask = self.fest_mask[stale, self.round[stale], np.maximum(slot, 0)]
+            score = np.where(festival, self._festival_score(tower, mask), 0)
+            present = tower >= 0
+            values = np.zeros((len(stale), L.PREVIEW_LEN), dtype=np.float64)
+            values[:, 0] = present
+            values[:, 1] = festival
+            values[:, 2] = np.where(present, score / L.MAX_TOWER_SCORE, 0.0)
+            values[:, 3] = np.where(present, self.towers.levels[tower] / MAX_LEVELS, 0.0)
+            values[:, 4] = np.where(present, self.towers.counts[tower].sum(axis=1) / MAX_TEAM, 0.0)
+            self.preview[stale, q] = values
+            self.preview_ok[stale, q] = True
+        out[:, at:at + L.PREVIEW_LEN] = self.preview[self._rows, seat]
 
     # -- hidden information -----------------------------------------------------------------------
     def determinize(self, seats: npt.ArrayLike, seed: int) -> None:
