@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import meeple
-from meeple.batch import BatchSimulator, make, simulator_class
+from meeple.batch import BatchSimulator, castell_towers, make, simulator_class
 from meeple.batch.castell import CastellBatch
 from meeple.core.errors import OptionError
 from meeple.core.rng import PureRng
@@ -69,13 +69,27 @@ def test_many_games_play_as_the_engine(players: int, options: dict[str, Any]) ->
     assert lockstep("castell", 6, players, options, seed=9_000 + 10 * players, games=6, action_seed=players) >= 6
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(num_envs=st.sampled_from([1, 7]), table=st.sampled_from(TABLES), seed=st.integers(0, 2**40),
        action_seed=st.integers(0, 2**31))
 def test_any_small_batch_plays_as_the_engine(num_envs: int, table: tuple[int, dict[str, Any]], seed: int,
                                              action_seed: int) -> None:
     players, options = table
-    lockstep("castell", num_envs, players, options, seed, steps=40 // num_envs + 4, action_seed=action_seed)
+    lockstep("castell", num_envs, players, options, seed, steps=30 // num_envs + 4, action_seed=action_seed)
+
+
+def test_a_cache_that_starts_afresh_gives_the_same_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    clears: list[int] = []
+    clear = castell_towers.TowerCache._clear
+
+    def counted(cache: castell_towers.TowerCache) -> None:
+        clears.append(1)
+        clear(cache)
+
+    monkeypatch.setattr(castell_towers, "MAX_ENTRIES", 40)  # cleared every few steps
+    monkeypatch.setattr(castell_towers.TowerCache, "_clear", counted)
+    lockstep("castell", 3, 3, {}, seed=12, steps=60)
+    assert len(clears) > 3  # the first is the cache's start
 
 
 @pytest.mark.slow

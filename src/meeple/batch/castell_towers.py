@@ -63,12 +63,11 @@ class TowerCache:
 
     def __init__(self, components: Components) -> None:
         self.tiles = components.local_tiles
+        # a team's castellers of a size never pass the box's count or MAX_TEAM: at most 48 ** 10 keys
         bounds = [min(components.castellers[s], MAX_TEAM) + 1 for s in SIZES]
         weights = [1]
         for radix in reversed(bounds[1:]):
             weights.insert(0, weights[0] * radix)
-        if weights[0] * bounds[0] >= 1 << 62:
-            raise ValueError("castell components: too many castellers per size for the batched tower cache")
         self._team_weights = np.array(weights, dtype=np.int64)
         self._goals = FESTIVAL_GOALS + len(self.tiles)
         self.towers: list[Tower] = []
