@@ -38,7 +38,9 @@ if TYPE_CHECKING:
 
 I64 = npt.NDArray[np.int64]
 R, NSK, W = NUM_REGIONS, len(SKILLS), WHEEL_SEGMENTS
-_THIRDS = np.array([L.repeated_thirds(k) for k in range(64)], dtype=np.float32)
+#: k size tokens of one size as the encoder sums them, clipped at 1 as its final `min(x, 1)` does:
+#: every other value of the vector is at most 1 by its bound, so only these need the clip.
+_THIRDS = np.minimum(np.array([L.repeated_thirds(k) for k in range(64)], dtype=np.float32), np.float32(1.0))
 
 
 def kind_counts(items: npt.NDArray[Any], valid: npt.NDArray[Any], kinds: int) -> I64:
@@ -145,7 +147,6 @@ class CastellObserver:
                                                          rel[:, None, :]] / SPECIAL_TOKENS
         self._players(out, rel, lay["players"][0])
         self._preview(out, seat, lay["preview"][0])
-        np.minimum(out, 1.0, out=out)
         return out
 
     def _players(self, out: npt.NDArray[np.float32], rel: I64, base: int) -> None:

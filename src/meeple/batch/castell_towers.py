@@ -131,16 +131,15 @@ class TowerCache:
         missing = np.flatnonzero(~found)
         new, first = np.unique(keys[missing], return_index=True)
         rows = missing[first]
-        answers = np.array([self._solve(teams[r], skills[r], int(goals[r])) for r in rows], dtype=np.int64)
+        questions = zip(teams[rows].tolist(), skills[rows].tolist(), goals[rows].tolist())
+        answers = np.array([self._solve(tuple(t), tuple(s), g) for t, s, g in questions], dtype=np.int64)
         self._answers.add(new, answers)
         self._grow()
         ids, _ = self._answers.get(keys)
         return ids
 
-    def _solve(self, team: I64, skills: I64, goal: int) -> int:
+    def _solve(self, counts: tuple[int, ...], levels: tuple[int, ...], goal: int) -> int:
         """One uncached question, asked of the engine's own (memoised) solver."""
-        counts = tuple(int(x) for x in team)
-        levels = tuple(int(x) for x in skills)
         if goal == TALLEST:
             return self.tower_id(tallest(counts, levels))
         if goal < FESTIVAL_GOALS:
