@@ -66,10 +66,10 @@ def test_user_components_play_as_the_engine(tmp_path: Path) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize(("players", "options"), TABLES)
 def test_many_games_play_as_the_engine(players: int, options: dict[str, Any]) -> None:
-    # 6 tables x 6 games (~15 s at four players on one core): every player count with the default
-    # and the other reading of every option. The full 10,000-game run is the same call with
-    # num_envs=64 and games=1_700 per table (about 10 hours on one core: the engine's encoder
-    # and the tower solver dominate).
+    # 6 tables x 6 games (36 games, about 60 s on one busy core): every player count with the
+    # default and the other reading of every option. The 10,000-game run is the same call
+    # with num_envs=48 and games=1_700 per table (10,200 games; about 4 hours on one busy core,
+    # the engine's side of the comparison, its encoder and the tower solver, dominating).
     assert lockstep("castell", 6, players, options, seed=9_000 + 10 * players, games=6, action_seed=players) >= 6
 
 
@@ -100,6 +100,8 @@ def test_a_cache_that_starts_afresh_gives_the_same_games(monkeypatch: pytest.Mon
 @settings(max_examples=1, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**40), action_seed=st.integers(0, 2**31))
 def test_a_thousand_games_play_as_the_engine(table: tuple[int, dict[str, Any]], seed: int, action_seed: int) -> None:
+    # One example of two steps (about 30 s: each step compares 1,000 engines); more examples would
+    # draw other tables and seeds.
     players, options = table
     lockstep("castell", 1000, players, options, seed, steps=2, action_seed=action_seed)
 
