@@ -113,7 +113,7 @@ class CastellBatch:
         self._stars = np.array([t.stars for t in comp.local_tiles] + [0], dtype=np.int64)
         self._sorted_bag = np.array([s for s in SIZES for _ in range(comp.castellers[s])], dtype=np.int8)
         self.bag_capacity = len(self._sorted_bag)
-        self._decks = {d: np.array([i for i, f in enumerate(comp.festivals) if f.deck == d], dtype=np.int8)
+        self._decks = {d: np.array([i for i, f in enumerate(comp.festivals) if f.deck == d], dtype=np.int64)
                        for d in ("I", "II")}
         self.fest_count = np.zeros(ROUNDS, dtype=np.int64)
         self.tokens_per = np.zeros(ROUNDS, dtype=np.int64)
