@@ -20,6 +20,7 @@ from meeple.batch.castell import CastellBatch
 from meeple.core.errors import OptionError
 from meeple.core.rng import PureRng
 from meeple.envs.spaces import observe
+from meeple.envs.vector import BatchVectorEnv
 from tests.batch.lockstep import lockstep
 
 GAME = meeple.load("castell")
@@ -100,7 +101,7 @@ def test_a_cache_that_starts_afresh_gives_the_same_games(monkeypatch: pytest.Mon
 @settings(max_examples=1, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 2**40), action_seed=st.integers(0, 2**31))
 def test_a_thousand_games_play_as_the_engine(table: tuple[int, dict[str, Any]], seed: int, action_seed: int) -> None:
-    # One example of two steps (about 30 s: each step compares 1,000 engines); more examples would
+    # One example of two steps (10-30 s: each step compares 1,000 engines); more examples would
     # draw other tables and seeds.
     players, options = table
     lockstep("castell", 1000, players, options, seed, steps=2, action_seed=action_seed)
@@ -178,3 +179,16 @@ def test_the_plugin_names_the_simulator_and_options_are_checked() -> None:
         make(GAME, 2, 5)
     with pytest.raises(OptionError):
         make(GAME, 2, 2, {"refill": "sometimes"})
+
+
+def test_the_vector_env_plays_castell_for_one_seat() -> None:
+    env = BatchVectorEnv("castell", num_envs=3, num_players=3, seat=1)
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(15):
+        assert info["action_mask"].any(axis=1).all()  # the learner's seat is to move everywhere
+        for i in range(3):
+            assert np.array_equal(obs[i], observe(env.sim.export(i), 1))
+        actions = np.array([rng.choice(np.flatnonzero(row)) for row in info["action_mask"]])
+        obs, reward, terminated, _, info = env.step(actions)
+        assert not reward[~terminated].any()
