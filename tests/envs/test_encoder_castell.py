@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import meeple
+from meeple.batch.castell_layout import PLAYER_LEN, layout
 from meeple.core.rng import Rng
 from meeple.envs.encoders import castell as enc
 
@@ -39,7 +40,7 @@ def positions(num_players: int, options: dict[str, Any], seed: int, every: int =
 @pytest.mark.parametrize("options", OPTION_SETS, ids=["default", "advanced", "other_readings"])
 def test_shape_range_determinism_and_no_leak(num_players: int, options: dict[str, Any]) -> None:
     shape = enc.shape(num_players, options)
-    assert shape == (enc.layout(num_players)["total"][1],)
+    assert shape == (layout(num_players)["total"][1],)
     for seed in range(2):
         for state in positions(num_players, options, seed):
             for seat in range(num_players):
@@ -56,7 +57,7 @@ def test_shape_range_determinism_and_no_leak(num_players: int, options: dict[str
 
 def test_layout_blocks_tile_the_vector() -> None:
     for n in (2, 3, 4):
-        lay = enc.layout(n)
+        lay = layout(n)
         at = 0
         for name, (offset, size) in lay.items():
             if name == "total":
@@ -88,7 +89,7 @@ def test_seats_are_relative_to_the_observer() -> None:
     seat to move; the same table seen from two seats swaps the player blocks."""
     n = 3
     state = positions(n, {}, seed=4, every=50)[2]
-    lay = enc.layout(n)
+    lay = layout(n)
     base, _ = lay["players"]
     current_at, _ = lay["current"]
     mover = state.current_player
@@ -97,7 +98,7 @@ def test_seats_are_relative_to_the_observer() -> None:
     for seat in range(n):
         x = enc.encode(state.view(seat), seat, n, state.options)
         assert x[current_at + (mover - seat) % n] == 1.0
-        blocks[seat] = [x[base + k * enc.PLAYER_LEN: base + (k + 1) * enc.PLAYER_LEN] for k in range(n)]
+        blocks[seat] = [x[base + k * PLAYER_LEN: base + (k + 1) * PLAYER_LEN] for k in range(n)]
     for seat in range(n):
         for other in range(n):
             # seat `other` is block (other - seat) % n for observer `seat`
@@ -105,7 +106,7 @@ def test_seats_are_relative_to_the_observer() -> None:
 
 
 def test_option_flags_and_wheel_side() -> None:
-    lay = enc.layout(2)
+    lay = layout(2)
     opt_at, _ = lay["options"]
     side_at, _ = lay["wheel_side"]
     plain = GAME.new_game(2, seed=1)

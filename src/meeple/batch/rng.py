@@ -7,6 +7,8 @@ wraps, as SplitMix64 needs; the rare rejection of `below` is redrawn on the subs
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 
@@ -69,12 +71,12 @@ def mix(states: U64) -> U64:
 
 #: Per position i of a Fisher-Yates pass, the largest accepted draw for `below(i + 1)`, minus one
 #: (2**64 - 1 where every draw is accepted), for rows up to _MAX_WIDTH long.
-_MAX_WIDTH = 256
+_MAX_WIDTH = 1024
 _LIMIT_M1 = np.array([_TWO64 - (_TWO64 % (i + 1)) - 1 for i in range(_MAX_WIDTH)], dtype=np.uint64)
 _NS = np.arange(1, _MAX_WIDTH + 1, dtype=np.uint64)
 
 
-def shuffle(states: U64, items: npt.NDArray[np.int8], lengths: npt.ArrayLike | None = None) -> None:
+def shuffle(states: U64, items: npt.NDArray[np.integer[Any]], lengths: npt.ArrayLike | None = None) -> None:
     """Fisher-Yates in place on each row of `items` (N, L), as `PureRng.shuffle` on the row's
     first `lengths[i]` entries (all L when None), and each generator advanced past its draws.
 

@@ -19,10 +19,33 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from meeple.batch.castell_layout import (
+    CAL_ROUNDS,
+    FESTIVAL_LEN,
+    FESTIVAL_SLOTS,
+    MAX_CLAIMED,
+    MAX_PRIZE_SUM_PER_REGION,
+    MAX_SIZE_TOKENS_PER_REGION,
+    MAX_SIZE_TOKENS_PER_SIZE,
+    MAX_TOKENS_PER_FESTIVAL,
+    MAX_TOWER_SCORE,
+    NK,
+    NR,
+    NS,
+    PHASES,
+    PREVIEW_LEN,
+    SCORE_BOUNDS,
+    SCORE_KEYS,
+    SEGMENT_CODES,
+    TILE_LEN,
+    USED,
+    WHEEL_SIDES,
+    layout,
+    tile_vector,
+)
 from meeple.envs.encoders.blocks import BlockCache, frozen
 from meeple.envs.encoders.castell_recall import recall as recall  # the RecallEncoder part (OpenSpiel)
 from meeple.envs.encoders.castell_recall import recall_size as recall_size
-from meeple.games.castell.actions import ENTERS
 from meeple.games.castell.components import (
     FIRST_FESTIVAL_ROUND,
     LAST_ROUND,
@@ -33,7 +56,7 @@ from meeple.games.castell.components import (
     TILES_PER_REGION,
     WHEEL_SEGMENTS,
 )
-from meeple.games.castell.towers.rules import MAX_SKILL, SIZES, SKILLS
+from meeple.games.castell.towers.rules import MAX_SKILL, SKILLS
 from meeple.games.castell.towers.tiles import MAX_LEVELS
 from meeple.games.castell.view import PHASES as VIEW_PHASES
 from meeple.games.castell.view import STEPS, tower_preview
@@ -44,70 +67,6 @@ if TYPE_CHECKING:
     from meeple.games.castell.state import CastellState
     from meeple.games.castell.towers.tiles import LocalTile
     from meeple.games.castell.view_types import CastellView, TowerPreview
-
-NR = len(REGIONS)
-NS = len(SIZES)
-NK = len(TILE_KINDS)
-#: Festivals a round can hold (the action space has one `enter` per slot).
-FESTIVAL_SLOTS = len(ENTERS)
-CAL_ROUNDS = LAST_ROUND - FIRST_FESTIVAL_ROUND + 1
-#: The view's phases, then one for a finished game (whose view has none).
-PHASES = ("turns", "festival", "over")
-WHEEL_SIDES = ("standard", "advanced")
-USED = ("move", "recruit", "train", "special")
-#: A wheel segment: a region, "all" or "none".
-SEGMENT_CODES = (*REGIONS, "all", "none")
-#: Bounds used for normalising (each a true maximum, see the docs).
-MAX_STARS = 9
-#: Tile level widths are clipped here (Base levels may be wider than 3 + Width; the shipped
-#: tiles reach 12).
-MAX_TILE_WIDTH = 16
-MAX_TOKENS_PER_FESTIVAL = 3
-MAX_PRIZE_SUM_PER_REGION = 10  # two festivals a region (decks I and II), prize 5 each
-MAX_SIZE_TOKENS_PER_REGION = 2 * MAX_TOKENS_PER_FESTIVAL
-MAX_SIZE_TOKENS_PER_SIZE = 3
-MAX_CLAIMED = NR * TILES_PER_REGION
-MAX_TOWER_SCORE = MAX_LEVELS + MAX_TEAM
-MAX_VARIETY = 14
-MAX_PRIZES = 5 * CAL_ROUNDS
-MAX_SIZE_TOKEN_POINTS = 4 * NS
-MAX_STAR_POINTS = MAX_CLAIMED * MAX_STARS
-MAX_TOTAL = MAX_TOWER_SCORE + MAX_VARIETY + MAX_PRIZES + MAX_SIZE_TOKEN_POINTS + MAX_STAR_POINTS
-SCORE_KEYS = ("best_tower", "region_variety", "prizes", "size_tokens", "stars", "total")
-SCORE_BOUNDS = (MAX_TOWER_SCORE, MAX_VARIETY, MAX_PRIZES, MAX_SIZE_TOKEN_POINTS, MAX_STAR_POINTS, MAX_TOTAL)
-
-#: One local performance tile: present, kind (shape, skill), stars, widths (bottom to top),
-#: min_levels, uses (SKILLS order).
-TILE_LEN = 1 + 2 + 1 + MAX_LEVELS + 1 + len(SKILLS)
-FESTIVAL_LEN = 1 + NR + NS
-#: One player: pawn (7 regions + not placed), team per size, team total, skills, tokens left,
-#: board per region (tokens, prize sum, size tokens), size tokens per size, performances,
-#: score parts, in the entry queue, entered slot, winner.
-PLAYER_LEN = (NR + 1) + NS + 1 + len(SKILLS) + 1 + 3 * NR + NS + 1 + len(SCORE_KEYS) + 1 + FESTIVAL_SLOTS + 1
-PREVIEW_LEN = 5
-
-
-@cache
-def layout(num_players: int) -> dict[str, tuple[int, int]]:
-    """Block name -> (offset, size) of the flat vector for `num_players`."""
-    p = num_players
-    sizes = [
-        ("round", LAST_ROUND), ("phase", len(PHASES)), ("wheel_side", len(WHEEL_SIDES)), ("options", 3),
-        ("current", p), ("first", p), ("turn", len(USED) + 2), ("bag", 1 + NS),
-        ("wheel_rotation", WHEEL_SEGMENTS), ("wheel_segments", WHEEL_SEGMENTS * len(SEGMENT_CODES)),
-        ("wheel_tiles", WHEEL_SEGMENTS * NK), ("wheel_facing", (NR + 1) * NK),
-        ("regions", NR * (NS + NR + TILES_PER_REGION * TILE_LEN + p)),
-        ("calendar", CAL_ROUNDS * FESTIVAL_SLOTS * FESTIVAL_LEN),
-        ("players", p * PLAYER_LEN), ("preview", PREVIEW_LEN),
-    ]
-    out: dict[str, tuple[int, int]] = {}
-    at = 0
-    for name, size in sizes:
-        out[name] = (at, size)
-        at += size
-    out["total"] = (0, at)
-    return out
-
 
 def shape(num_players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
     """The encoding's shape: one flat vector, its length depending on the player count only."""
@@ -380,18 +339,7 @@ def _tile_values(tile: LocalTile) -> Tile:
 
 @lru_cache(maxsize=1024)
 def _tile(tile: Tile) -> array[float]:
-    kind, stars, widths, min_levels, uses = tile
-    buf = _zeros(TILE_LEN)
-    buf[0] = 1.0
-    buf[1 if kind == "shape" else 2] = 1.0
-    buf[3] = stars / MAX_STARS
-    for i, width in enumerate(widths):
-        buf[4 + i] = min(width, MAX_TILE_WIDTH) / MAX_TILE_WIDTH
-    at = 4 + MAX_LEVELS
-    buf[at] = min_levels / MAX_LEVELS
-    for i, use in enumerate(uses):
-        buf[at + 1 + i] = use / MAX_SKILL
-    return buf
+    return tile_vector(*tile)
 
 
 @lru_cache(maxsize=1024)

@@ -14,4 +14,5 @@ PLUGIN = GamePlugin(
     board="meeple.boards.castell",
     encoder="meeple.envs.encoders.castell",
     view_type=CastellView,
+    batch="meeple.batch.castell:CastellBatch",
 )
