@@ -30,7 +30,6 @@ from meeple.batch.triominos_layout import (
     OPTIONS,
     OVER,
     PLACED,
-    PLANES as PLANES,  # re-exported: a learner reshapes the planes with it
     PLAYERS,
     POOL,
     RACK,
@@ -38,11 +37,12 @@ from meeple.batch.triominos_layout import (
     REACH,
     ROUND,
     SCORES,
-    SEATS as SEATS,
     SIDE,
     SIZE,
     TO_MOVE,
 )
+from meeple.batch.triominos_layout import PLANES as PLANES  # re-exported: learners reshape the planes
+from meeple.batch.triominos_layout import SEATS as SEATS
 from meeple.games.triominos.components import INDEX, NUM_TILES
 
 if TYPE_CHECKING:
