@@ -49,16 +49,18 @@ def lockstep(game_name: str, num_envs: int, players: int, options: dict[str, Any
     game = meeple.load(game_name)
     sim = make(game, num_envs, players, options, seed=seed)
     engines = [game.new_game(players, seed=seed + i, **options) for i in range(num_envs)]
+    seeds = [seed + i for i in range(num_envs)]  # each engine's seed (not every state keeps it)
     next_seed = seed + num_envs
     rng = np.random.default_rng(action_seed)
     ended = done_steps = 0
     while (games is None or ended < games) and (steps is None or done_steps < steps):
         mask = sim.legal_mask()
         scores = sim.scores()
-        seat_obs = [sim.observe(np.full(num_envs, seat)) for seat in range(players)]
-        to_move = sim.observe()
+        # Copied: a simulator may return its own buffer, valid until the next call (Triominos').
+        seat_obs = [np.array(sim.observe(np.full(num_envs, seat))) for seat in range(players)]
+        to_move = np.array(sim.observe())
         for i, state in enumerate(engines):
-            assert sim.seeds[i] == state.seed
+            assert sim.seeds[i] == seeds[i]
             assert np.flatnonzero(mask[i]).tolist() == legal_ids(state), (i, done_steps)
             assert sim.current_player[i] == state.current_player
             assert scores[i].tolist() == state.scores()
@@ -76,6 +78,7 @@ def lockstep(game_name: str, num_envs: int, players: int, options: dict[str, Any
                 assert result.scores[i].tolist() == state.scores()
                 assert result.rewards[i].tolist() == [np.float32(r) for r in state.rewards()]
                 engines[i] = game.new_game(players, seed=next_seed, **options)  # auto-reset: the next seed
+                seeds[i] = next_seed
                 next_seed += 1
                 ended += 1
                 assert compare(sim.export(i)) == compare(engines[i])
