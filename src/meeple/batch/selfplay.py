@@ -83,10 +83,18 @@ class Policy(Protocol):
 
 
 def random_legal(mask: npt.NDArray[np.bool_], rng: np.random.Generator) -> npt.NDArray[np.intp]:
-    """Per row a uniformly random legal action id: the largest of uniform keys on the legal ids."""
-    keys = rng.random(mask.shape, dtype=np.float32)
-    keys[~mask] = -1.0
-    return keys.argmax(1)  # type: ignore[no-any-return]
+    """Per row a uniformly random legal action id (0 in a row with none): one uniform draw per
+    row picks among the row's legal ids, found in one scan of the mask. (A key per entry, as
+    before, cost Triominos' 4,096 x 3,251 masks 15 times as much.)"""
+    n, width = mask.shape
+    flat = np.flatnonzero(mask)
+    counts = np.bincount(flat // width, minlength=n)
+    start = np.cumsum(counts) - counts
+    offset = np.minimum((rng.random(n) * counts).astype(np.intp), np.maximum(counts - 1, 0))
+    has = counts > 0
+    out = np.zeros(n, np.intp)
+    out[has] = flat[(start + offset)[has]] - np.flatnonzero(has) * width
+    return out
 
 
 class RandomPolicy:

@@ -19,9 +19,11 @@ as a match needs more rounds.
 
 The observation's board planes (about 39,000 floats per game) live in the simulator's own
 (N, SIZE) buffer, updated as tiles are placed and cleared at a new round; `observe` writes only the
-seat-dependent tail and returns that buffer, valid until the next `observe`, `step`,
-`determinize` or `reset` (copy it to keep it: a copy of 4,096 games is 640 MB, several times
-the cost of a step). `legal_mask` returns a fresh array.
+seat-dependent tail and returns that buffer (read-only), valid until the next `observe`, `step`,
+`determinize` or `reset`: copy it to keep it (a copy of 4,096 games is 640 MB, several times
+the cost of a step). `legal_mask` likewise returns its (N, 3,251) buffer read-only, kept up to
+date by clearing last time's entries and setting this time's (a fresh mask costs a third of
+a step).
 """
 
 from __future__ import annotations
@@ -94,11 +96,11 @@ _POINT_ANCHOR = np.array([L.anchor(*point_xy(p)) if max(map(abs, point_xy(p))) <
 _SUM = np.array(SUM, np.int64)
 #: _SHOWN[t, r]: the numbers at corners 0, 1, 2 of tile t turned r steps (components.shown).
 _SHOWN = np.array([[[NUMS[t][(k + r) % 3] for k in range(3)] for r in range(3)] for t in range(NUM_TILES)], np.intp)
-#: Per corner pattern, the tiles that fit it (-1 padding) and each tile's rotation (-1: none). An
+#: Per corner pattern, the tiles that fit it (padded with NUM_TILES) and each tile's rotation (-1: none). An
 #: open cell touches the board along an edge, so two of its corners are known and at most six
 #: tiles fit, each in one rotation; the empty board's pattern (0) is never looked up here.
 _FIT_WIDTH = max(len(f) for code, f in enumerate(FIT) if sum(v > 0 for v in (code // 49, code // 7 % 7, code % 7)) >= 2)
-_FIT_TILES = np.full((len(FIT), _FIT_WIDTH), -1, np.intp)
+_FIT_TILES = np.full((len(FIT), _FIT_WIDTH), NUM_TILES, np.intp)
 _FIT_ROT = np.full((len(FIT), NUM_TILES), -1, np.intp)
 for _code, _fits in enumerate(FIT):
     for _t, _r in _fits:
@@ -169,11 +171,16 @@ class TriominosBatch:
         self.result_player = np.zeros((N, 1), np.int8)
         self.over_target = np.zeros(N, bool)
         self._obs = np.zeros((N, L.SIZE), np.float32)
-        self._obs[:, L.PLAYERS + P - 2] = 1.0
-        self._obs[:, L.OPTIONS] = self.drawn_tile_only
-        self._obs[:, L.OPTIONS + 1] = self.match
-        self._obs[:, L.OPTIONS + 2] = self.target / (self.target + 400.0)
-        self._mask: npt.NDArray[np.bool_] | None = None
+        #: The tail after the planes, built per call in this small buffer and copied in one pass;
+        #: the tiles placed and shown in the opening draw are kept here between calls.
+        self._tail = np.zeros((N, L.SIZE - L.RACK), np.float32)
+        self._tail[:, L.PLAYERS - L.RACK + P - 2] = 1.0
+        self._tail[:, L.OPTIONS - L.RACK] = self.drawn_tile_only
+        self._tail[:, L.OPTIONS - L.RACK + 1] = self.match
+        self._tail[:, L.OPTIONS - L.RACK + 2] = self.target / (self.target + 400.0)
+        self._mask = np.zeros((N, L.FACTORED_SIZE), bool)
+        self._mask_ok = False
+        self._set: Array = np.zeros(0, np.intp)  # the mask's entries set last time, flat
         self._next_seed = 0
         self.reset(seed)
 
@@ -269,7 +276,7 @@ class TriominosBatch:
 
     def _start_rounds(self, g: I64) -> None:
         """A new round in the games g (`TriominosState.start_round`): the deal and a new board."""
-        self._mask = None
+        self._mask_ok = False
         m, P = len(g), self.num_players
         k = rack_size(P)
         left = NUM_TILES - P * k
@@ -299,48 +306,61 @@ class TriominosBatch:
         self.placed[g] = 0
         self.open_keys[g] = PAD
         obs = self._obs
-        obs[g, :L.RACK_SIZES] = 0.0  # the planes and the tile sets
+        obs[g, :L.RACK] = 0.0  # the planes
+        tail = self._tail
+        tail[g, L.PLACED - L.RACK:L.RACK_SIZES - L.RACK] = 0.0
         shown = opening.reshape(m, -1)
         gr, gi = np.nonzero(shown >= 0)
-        obs[g[gr], L.OPENING + shown[gr, gi].astype(np.intp)] = 1.0
+        tail[g[gr], L.OPENING - L.RACK + shown[gr, gi].astype(np.intp)] = 1.0
 
     # -- what may be done -----------------------------------------------------------------------
     def legal_mask(self) -> npt.NDArray[np.bool_]:
         """(N, FACTORED_SIZE): the factored mask of `envs.encoders.triominos_actions` on the view of
-        the seat to move, which is the engine's legal moves (M2, M6-M8) in factored numbers."""
-        if self._mask is not None:
-            return self._mask.copy()
-        N = self.num_envs
+        the seat to move, which is the engine's legal moves (M2, M6-M8) in factored numbers. A
+        read-only view of the simulator's own buffer, valid until the next step (see the module
+        docstring)."""
+        out = self._legal().view()
+        out.flags.writeable = False
+        return out
+
+    def _legal(self) -> npt.NDArray[np.bool_]:
+        """The mask buffer, brought up to date: last time's entries cleared, this time's set."""
+        mask = self._mask
+        if self._mask_ok:
+            return mask
+        flat = mask.reshape(-1)
+        flat[self._set] = False
         rows = self._rows
-        mask = np.zeros((N, L.FACTORED_SIZE), bool)
         rack = self.rack[rows, self.current]
         empty = self.placed == 0
+        found: list[tuple[Array, Array]] = []
         e = np.flatnonzero(empty)
         if e.size:  # M8: the opener places any rack tile on the opening cell
-            mask[e[:, None], _PLACE_IDS[None, :]] = rack[e]
+            r, t = np.nonzero(rack[e])
+            found.append((e[r], _PLACE_IDS[t]))
         g = np.flatnonzero(~empty)
         if g.size:
-            usable = rack[g]
             if self.drawn_tile_only:  # M6 variant: after a draw only the drawn tile
-                only = np.flatnonzero(self.draws[g] > 0)
-                usable[only] = False
-                usable[only, self.last_drawn[g[only]]] = True
-            keys = self.open_keys[g, :M]
-            valid = keys != PAD
-            corners = _CORNERS[_KEY_CELL[keys]]  # (m, M, 3)
-            v = self.vnum[g[:, None, None], corners].astype(np.intp)
-            tiles = _FIT_TILES[v[..., 0] * 49 + v[..., 1] * 7 + v[..., 2]]  # (m, M, width)
-            ok = (tiles >= 0) & valid[..., None]
-            ok &= usable[np.arange(len(g))[:, None, None], np.maximum(tiles, 0)]
-            r, s, w = np.nonzero(ok)
-            mask[g[r], tiles[r, s, w] * M + s] = True
+                only = g[self.draws[g] > 0]
+                rack[only] = False
+                rack[only, self.last_drawn[only]] = True
+            gi, slot = np.nonzero(self.open_keys[g, :M] != PAD)
+            games = g[gi]
+            cells = _KEY_CELL[self.open_keys.reshape(-1).take(games * KEY_WIDTH + slot)]
+            v = self.vnum.reshape(-1).take((games * NUM_POINTS)[:, None] + _CORNERS[cells]).astype(np.intp)
+            tiles = _FIT_TILES.take(v[:, 0] * 49 + v[:, 1] * 7 + v[:, 2], axis=0)  # (k, width), 56: none
+            held = np.zeros((len(rows), NUM_TILES + 1), bool)
+            held[:, :NUM_TILES] = rack
+            k, w = np.nonzero(held.reshape(-1).take((games * (NUM_TILES + 1))[:, None] + tiles))
+            found.append((games[k], tiles[k, w] * M + slot[k]))
             can_draw = self.draws[g] < MAX_DRAWS
             has_pool = self.pool_len[g] > 0
-            mask[g, L.FACTORED_DRAW] = can_draw & has_pool
-            mask[g, L.FACTORED_PASS] = can_draw & ~has_pool
-            mask[g, L.FACTORED_STOP] = ~can_draw
-        self._mask = mask
-        return mask.copy()
+            found.append((g, np.where(can_draw, np.where(has_pool, L.FACTORED_DRAW, L.FACTORED_PASS),
+                                      L.FACTORED_STOP)))
+        self._set = np.concatenate([r * L.FACTORED_SIZE + c for r, c in found])
+        flat[self._set] = True
+        self._mask_ok = True
+        return mask
 
     # -- playing --------------------------------------------------------------------------------
     def step(self, actions: npt.ArrayLike, active: npt.NDArray[np.bool_] | None = None) -> StepResult:
@@ -354,12 +374,12 @@ class TriominosBatch:
         live = self._rows if active is None else np.flatnonzero(active)
         a = act[live]
         legal = (a >= 0) & (a < L.FACTORED_SIZE)
-        legal[legal] = self.legal_mask()[live[legal], a[legal]]
+        legal[legal] = self._legal()[live[legal], a[legal]]
         if not legal.all():
             bad = live[~legal]
             raise ValueError(f"illegal action ids in slots {bad[:20].tolist()}{' ...' if len(bad) > 20 else ''}: "
                              f"{act[bad[:20]].tolist()}")
-        self._mask = None
+        self._mask_ok = False
         ended: list[I64] = []
         place = live[a < L.FACTORED_DRAW]
         if place.size:
@@ -402,51 +422,57 @@ class TriominosBatch:
 
     def _place(self, g: I64, act: I64) -> I64:
         """M2-M5: the tile leaves the rack for the board and scores; the games whose mover went
-        out (M9) are scored and returned."""
+        out (M9) are scored and returned. (Flat indices into the board arrays: numpy gathers and
+        scatters them several times faster than pairs of index arrays.)"""
         t, slot = np.divmod(act, M)
         p = self.current[g]
         first = self.placed[g] == 0
-        c = np.where(first, ORIGIN, _KEY_CELL[self.open_keys[g, slot]])
+        c = np.where(first, ORIGIN, _KEY_CELL[self.open_keys.reshape(-1).take(g * KEY_WIDTH + slot)])
         corners = _CORNERS[c]
-        gc = g[:, None]
-        v = self.vnum[gc, corners].astype(np.intp)
+        at_cells = (g * NUM_CELLS)[:, None]
+        at_points = (g * NUM_POINTS)[:, None] + corners
+        occ, vnum, fill = self.occ.reshape(-1), self.vnum.reshape(-1), self.fill.reshape(-1)
+        v = vnum.take(at_points).astype(np.intp)
         rot = np.where(first, 0, _FIT_ROT[v[:, 0] * 49 + v[:, 1] * 7 + v[:, 2], t])
         # Board.bonus, before placing: a bridge (M4) or hexagons (M5); none for the opening tile.
-        sides = self.occ[gc, _EDGES[c]] != EMPTY
+        sides = occ.take(at_cells + _EDGES[c]) != EMPTY
         shared = sides.sum(1)
-        opposite = corners[np.arange(len(g)), (sides.argmax(1) + 2) % 3]
-        bridge = np.where(self.vnum[g, opposite] != 0, BRIDGE, 0)
-        hexagons = (self.fill[gc, corners] == 5).sum(1)
+        k = (sides.argmax(1) + 2) % 3  # with one edge shared: the corner opposite it
+        bridge = np.where(np.take_along_axis(v, k[:, None], 1)[:, 0] != 0, BRIDGE, 0)
+        hexagons = (fill.take(at_points) == 5).sum(1)
         bonus = np.where(first, 0, np.where(shared == 1, bridge, hexagons))
         # Board.place
-        self.occ[g, c] = t
+        occ[g * NUM_CELLS + c] = t
         nums = _SHOWN[t, rot]
-        self.vnum[gc, corners] = np.where(v == 0, nums + 1, v)
-        self.fill[gc, corners] += 1
+        vnum[at_points] = np.where(v == 0, nums + 1, v)
+        fill[at_points] += 1  # a cell's three corners are distinct points
         self.history[g, self.placed[g]] = np.stack([t, c, rot], axis=1)
         self.placed[g] += 1
         keys = self.open_keys[g]
         keys[keys == _CELL_KEY[c][:, None]] = PAD
         around = _EDGES[c]  # the only cells that can open: across the new tile's edges
-        free = self.occ[gc, around] == EMPTY
-        opens = free & ((self.occ[g[:, None, None], _EDGES[around]] != EMPTY).sum(2) == 1)
+        free = occ.take(at_cells + around) == EMPTY
+        opens = free & ((occ.take(at_cells[:, :, None] + _EDGES[around]) != EMPTY).sum(2) == 1)
         keys[:, M:] = np.where(opens, _CELL_KEY[around], PAD)
         keys.sort(axis=1)
         self.open_keys[g] = keys
-        obs = self._obs
+        obs = self._obs.reshape(-1)
+        rows = g * L.SIZE
         d = _CELL_DIR[c]
         at = _CELL_ANCHOR[c]
-        obs[gc, nums * L.AREA + _POINT_ANCHOR[corners]] = 1.0
-        obs[g, (L.COVERED + d) * L.AREA + at] = 1.0
-        obs[g, (L.OPEN + d) * L.AREA + at] = 0.0
-        r, k = np.nonzero(opens)
-        obs[g[r], (L.OPEN + _CELL_DIR[around[r, k]]) * L.AREA + _CELL_ANCHOR[around[r, k]]] = 1.0
+        off = [rows + (L.OPEN + d) * L.AREA + at]
         before = np.flatnonzero(~first)
         if before.size:
             prev = self.history[g[before], self.placed[g[before]] - 2, 1]
-            obs[g[before], (L.LAST + _CELL_DIR[prev]) * L.AREA + _CELL_ANCHOR[prev]] = 0.0
-        obs[g, (L.LAST + d) * L.AREA + at] = 1.0
-        obs[g, L.PLACED + t] = 1.0
+            off.append(rows[before] + (L.LAST + _CELL_DIR[prev]) * L.AREA + _CELL_ANCHOR[prev])
+        obs[np.concatenate(off)] = 0.0
+        r, k = np.nonzero(opens)
+        new = around[r, k]
+        on = [(rows[:, None] + nums * L.AREA + _POINT_ANCHOR[corners]).reshape(-1),
+              rows + (L.COVERED + d) * L.AREA + at, rows + (L.LAST + d) * L.AREA + at,
+              rows[r] + (L.OPEN + _CELL_DIR[new]) * L.AREA + _CELL_ANCHOR[new]]
+        obs[np.concatenate(on)] = 1.0
+        self._tail[g, L.PLACED - L.RACK + t] = 1.0
         # TriominosState._place
         self.rack[g, p, t] = False
         self.rack_len[g, p] -= 1
@@ -513,23 +539,28 @@ class TriominosBatch:
         rows = self._rows
         cur = self.current
         seat = cur if seats is None else np.asarray(seats).astype(np.int64).reshape(N)
-        o = self._obs
-        o[:, L.RACK:L.PLACED] = 0.0
-        o[:, L.RACK:L.LAST_DRAWN] = self.rack[rows, seat]
+        tail = self._tail
+        base = -L.RACK  # tail columns: a layout offset minus RACK
+        tail[:, :L.PLACED + base] = 0.0
+        tail[:, :L.LAST_DRAWN + base] = self.rack[rows, seat]
         sees = np.flatnonzero((seat == cur) & (self.last_drawn >= 0))
-        o[sees, L.LAST_DRAWN + self.last_drawn[sees]] = 1.0
-        o[:, L.RACK_SIZES:L.PLAYERS] = 0.0
+        tail[sees, L.LAST_DRAWN + base + self.last_drawn[sees]] = 1.0
+        tail[:, L.RACK_SIZES + base:L.PLAYERS + base] = 0.0
         for j in range(P):
             rel = (j - seat) % P
-            o[rows, L.RACK_SIZES + rel] = self.rack_len[:, j] / NUM_TILES
-            o[rows, L.DRAWN + rel] = self.drawn[:, j] / NUM_TILES
-            o[rows, L.SCORES + rel] = _squash(self.totals[:, j])
-        o[rows, L.TO_MOVE + (cur - seat) % P] = 1.0
-        o[rows, L.OPENER + (self.opener - seat) % P] = 1.0
-        o[rows, L.DRAWS + self.draws] = 1.0
-        o[:, L.POOL] = self.pool_len / NUM_TILES
-        o[:, L.ROUND] = 1.0 - 1.0 / self.round
-        return o
+            tail[rows, L.RACK_SIZES + base + rel] = self.rack_len[:, j] / NUM_TILES
+            tail[rows, L.DRAWN + base + rel] = self.drawn[:, j] / NUM_TILES
+            tail[rows, L.SCORES + base + rel] = _squash(self.totals[:, j])
+        tail[rows, L.TO_MOVE + base + (cur - seat) % P] = 1.0
+        tail[rows, L.OPENER + base + (self.opener - seat) % P] = 1.0
+        tail[rows, L.DRAWS + base + self.draws] = 1.0
+        tail[:, L.POOL + base] = self.pool_len / NUM_TILES
+        tail[:, L.ROUND + base] = 1.0 - 1.0 / self.round
+        o = self._obs
+        o[:, L.RACK:] = tail
+        out = o.view()
+        out.flags.writeable = False
+        return out
 
     # -- hidden information ---------------------------------------------------------------------
     def determinize(self, seats: npt.ArrayLike, seed: int) -> None:
@@ -607,7 +638,7 @@ class TriominosBatch:
             sub = states[guess]
             pick = brng.below(sub, self.rack_len[guess, cur[guess]]).astype(np.int64)
             self.last_drawn[guess] = racks[guess, cur[guess], pick]
-        self._mask = None
+        self._mask_ok = False
 
     # -- engine states --------------------------------------------------------------------------
     def export(self, i: int) -> TriominosState:
