@@ -39,7 +39,7 @@ from meeple.batch import triominos_layout as L
 from meeple.batch.protocol import StepResult
 from meeple.games.triominos.components import FIT, NUM_TILES, NUMS, SUM
 from meeple.games.triominos.game import TriominosGame
-from meeple.games.triominos.geometry import CORNERS, EDGE_NBR, NUM_CELLS, NUM_POINTS, ORIGIN, cell_xyd, point_xy
+from meeple.games.triominos.geometry import CORNERS, EDGE_NBR, NUM_CELLS, NUM_POINTS, ORIGIN, TOUCH, cell_xyd, point_xy
 from meeple.games.triominos.placements import BRIDGE, EMPTY, Board
 from meeple.games.triominos.scoring import (
     BONUS_PART,
@@ -65,32 +65,36 @@ M = L.MAX_OPEN
 KEY_WIDTH = M + 3
 
 
-# -- tables -----------------------------------------------------------------------------------
+# -- tables ----------------------------------------------------------------------------------
 def _cell_tables() -> tuple[Array, Array, Array, Array, Array, Array]:
-    """Per cell id: its corner points, edge neighbours, plane anchor, direction and slot key;
-    per key: the cell (unused keys and the padding key: cell 0)."""
+    """Per cell id: its corner points, edge neighbours, the 12 cells touching it, plane anchor,
+    direction and slot key: the cell's `slot_order` rank times 2**CELL_BITS plus the cell, so
+    sorted keys are the slots in order and each key names its cell."""
     corners = np.zeros((NUM_CELLS, 3), np.intp)
     edges = np.zeros((NUM_CELLS, 3), np.intp)
+    touch = np.zeros((NUM_CELLS, 12), np.intp)
     anchor = np.zeros(NUM_CELLS, np.intp)
-    key = np.zeros(NUM_CELLS, np.int32)
+    order = np.zeros(NUM_CELLS, np.int64)
     for c in range(NUM_CELLS):
         x, y, d = cell_xyd(c)
         a, b = L.slot_order(x, y, d)
-        key[c] = (a + 64) * 256 + b + 128
+        order[c] = (a + 64) * 256 + b + 128  # both parts well inside 0..255 on the stored lattice
         if CORNERS[c] is not None:
             corners[c] = CORNERS[c]
             edges[c] = EDGE_NBR[c]
+            touch[c] = TOUCH[c]
         if abs(x) <= L.REACH and abs(y) <= L.REACH:
             anchor[c] = L.anchor(x, y)
-    key_cell = np.zeros(int(key.max()) + 2, np.intp)
-    key_cell[key] = np.arange(NUM_CELLS)
+    key = (order << CELL_BITS) + np.arange(NUM_CELLS)
     direction = np.arange(NUM_CELLS) & 1
-    return corners, edges, anchor, direction, key, key_cell
+    return corners, edges, touch, anchor, direction, key.astype(np.int32)
 
 
-_CORNERS, _EDGES, _CELL_ANCHOR, _CELL_DIR, _CELL_KEY, _KEY_CELL = _cell_tables()
+CELL_BITS = (NUM_CELLS - 1).bit_length()
+_CORNERS, _EDGES, _TOUCH, _CELL_ANCHOR, _CELL_DIR, _CELL_KEY = _cell_tables()
 #: The key that pads the slot-key rows (sorts after every cell's key).
-PAD = np.int32(len(_KEY_CELL) - 1)
+PAD = np.int32(_CELL_KEY.max() + 1)
+_CELL_MASK = np.int32(NUM_CELLS - 1)
 _POINT_ANCHOR = np.array([L.anchor(*point_xy(p)) if max(map(abs, point_xy(p))) <= L.REACH else 0
                           for p in range(NUM_POINTS)], np.intp)
 _SUM = np.array(SUM, np.int64)
@@ -156,6 +160,10 @@ class TriominosBatch:
         self.history = np.zeros((N, NUM_TILES, 3), np.int64)  # tile, cell, rotation
         self.placed = np.zeros(N, np.int64)
         self.open_keys = np.full((N, KEY_WIDTH), PAD, np.int32)
+        self.open_len = np.zeros(N, np.int64)
+        #: Per cell, the corner pattern (components.pattern) as of the last tile touching it: up to
+        #: date on every open cell (a cell opens and changes only when a tile touches it).
+        self.pattern = np.zeros((N, NUM_CELLS), np.int16)
         self.draws = np.zeros(N, np.int64)
         self.last_drawn = np.full(N, -1, np.int64)
         self.idle = np.zeros(N, np.int64)
@@ -305,6 +313,7 @@ class TriominosBatch:
         self.fill[g] = 0
         self.placed[g] = 0
         self.open_keys[g] = PAD
+        self.open_len[g] = 0
         obs = self._obs
         obs[g, :L.RACK] = 0.0  # the planes
         tail = self._tail
@@ -344,11 +353,12 @@ class TriominosBatch:
                 only = g[self.draws[g] > 0]
                 rack[only] = False
                 rack[only, self.last_drawn[only]] = True
-            gi, slot = np.nonzero(self.open_keys[g, :M] != PAD)
-            games = g[gi]
-            cells = _KEY_CELL[self.open_keys.reshape(-1).take(games * KEY_WIDTH + slot)]
-            v = self.vnum.reshape(-1).take((games * NUM_POINTS)[:, None] + _CORNERS[cells]).astype(np.intp)
-            tiles = _FIT_TILES.take(v[:, 0] * 49 + v[:, 1] * 7 + v[:, 2], axis=0)  # (k, width), 56: none
+            count = self.open_len[g]
+            games = np.repeat(g, count)
+            slot = np.arange(len(games)) - np.repeat(np.cumsum(count) - count, count)
+            cells = self.open_keys.reshape(-1).take(games * KEY_WIDTH + slot) & _CELL_MASK
+            pat = self.pattern.reshape(-1).take(games * NUM_CELLS + cells)
+            tiles = _FIT_TILES.take(pat, axis=0)  # (k, width), 56: none
             held = np.zeros((len(rows), NUM_TILES + 1), bool)
             held[:, :NUM_TILES] = rack
             k, w = np.nonzero(held.reshape(-1).take((games * (NUM_TILES + 1))[:, None] + tiles))
@@ -427,7 +437,7 @@ class TriominosBatch:
         t, slot = np.divmod(act, M)
         p = self.current[g]
         first = self.placed[g] == 0
-        c = np.where(first, ORIGIN, _KEY_CELL[self.open_keys.reshape(-1).take(g * KEY_WIDTH + slot)])
+        c = np.where(first, ORIGIN, self.open_keys.reshape(-1).take(g * KEY_WIDTH + slot) & _CELL_MASK)
         corners = _CORNERS[c]
         at_cells = (g * NUM_CELLS)[:, None]
         at_points = (g * NUM_POINTS)[:, None] + corners
@@ -456,6 +466,10 @@ class TriominosBatch:
         keys[:, M:] = np.where(opens, _CELL_KEY[around], PAD)
         keys.sort(axis=1)
         self.open_keys[g] = keys
+        self.open_len[g] += opens.sum(1) - ~first
+        near = _TOUCH[c]  # the cells whose corners the new tile may have numbered
+        v = vnum.take((g * NUM_POINTS)[:, None, None] + _CORNERS[near]).astype(np.int16)
+        self.pattern.reshape(-1)[(g * NUM_CELLS)[:, None] + near] = v[:, :, 0] * 49 + v[:, :, 1] * 7 + v[:, :, 2]
         obs = self._obs.reshape(-1)
         rows = g * L.SIZE
         d = _CELL_DIR[c]
