@@ -630,15 +630,14 @@ class TriominosBatch:
         rest_mask = inside & ~is_opened
         rest = np.take_along_axis(unseen, np.argsort(~rest_mask, axis=1, kind="stable"), axis=1)
         start = np.zeros(N, np.int64)
+        place = np.arange(NUM_TILES)[None, :]
         for j in range(P):  # in seat order, each opponent's free places from the rest
-            k = np.arange(NUM_TILES)[None, :]
-            fills = (k >= held[:, j:j + 1]) & (k < (held[:, j] + free[:, j])[:, None])
-            src = np.clip(start[:, None] + k - held[:, j:j + 1], 0, NUM_TILES - 1)
+            fills = (place >= held[:, j:j + 1]) & (place < (held[:, j] + free[:, j])[:, None])
+            src = np.clip(start[:, None] + place - held[:, j:j + 1], 0, NUM_TILES - 1)
             racks[:, j] = np.where(fills, rest[rows[:, None], src], racks[:, j])
             start += free[:, j]
-        k = np.arange(NUM_TILES)[None, :]
-        fills = (k >= pooled[:, None]) & (k < self.pool_len[:, None])
-        src = np.clip(start[:, None] + k - pooled[:, None], 0, NUM_TILES - 1)
+        fills = (place >= pooled[:, None]) & (place < self.pool_len[:, None])
+        src = np.clip(start[:, None] + place - pooled[:, None], 0, NUM_TILES - 1)
         pool = np.where(fills, rest[rows[:, None], src], pool)
         brng.shuffle(states, pool, self.pool_len)
         self.pool[:] = pool

@@ -41,8 +41,6 @@ from meeple.batch.triominos_layout import (
     SIZE,
     TO_MOVE,
 )
-from meeple.batch.triominos_layout import PLANES as PLANES  # re-exported: learners reshape the planes
-from meeple.batch.triominos_layout import SEATS as SEATS
 from meeple.games.triominos.components import INDEX, NUM_TILES
 
 if TYPE_CHECKING:
