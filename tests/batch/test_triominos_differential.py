@@ -165,6 +165,11 @@ def test_an_illegal_action_is_refused_naming_its_slots_and_nothing_changes() -> 
     assert [canonical(sim.export(i)) for i in range(5)] == state
     with pytest.raises(ValueError, match="5 integer action ids"):
         sim.step(np.zeros(4, np.int64))
+    with pytest.raises(ValueError, match="seats must be 0 to 2"):
+        sim.observe(np.full(5, 3))
+    with pytest.raises(ValueError, match="5 integer seats"):
+        sim.determinize(np.zeros(4, np.int64), seed=1)
+    assert [canonical(sim.export(i)) for i in range(5)] == state
 
 
 def test_reset_starts_every_slot_from_its_seed() -> None:

@@ -13,7 +13,8 @@ Layout (N games, P seats, 56 tiles): the pool (N, 56) in the engine's order (a d
 last), racks (N, P, 56) bool (no view shows a rack's order, and the engine's rules never read it:
 `export` sorts them); the board over the engine's stored lattice (geometry): the tile on each
 cell, the number + 1 on each point and the covered cells around it, as `placements.Board` keeps
-them, the placements in order, and the open cells as sorted slot keys (`slot_order`); the opening
+them, the placements in order, the open cells as sorted slot keys (`slot_order`, each key naming
+its cell) and each cell's corner pattern, refreshed when a tile touches the cell; the opening
 draws (N, goes, P) (-1: no draw for that seat); per-round score parts and round results, grown
 as a match needs more rounds.
 
@@ -549,10 +550,10 @@ class TriominosBatch:
         """(N, SIZE): the encoder on `view(seat)` (seats None: the seat to move), from what that
         seat may see only. The simulator's own buffer: valid until the next observe, step,
         determinize or reset (see the module docstring)."""
-        N, P = self.num_envs, self.num_players
+        P = self.num_players
         rows = self._rows
         cur = self.current
-        seat = cur if seats is None else np.asarray(seats).astype(np.int64).reshape(N)
+        seat = cur if seats is None else self._seats_of(seats)
         tail = self._tail
         base = -L.RACK  # tail columns: a layout offset minus RACK
         tail[:, :L.PLACED + base] = 0.0
@@ -576,6 +577,15 @@ class TriominosBatch:
         out.flags.writeable = False
         return out
 
+    def _seats_of(self, seats: npt.ArrayLike) -> I64:
+        """One seat per game, checked: ValueError naming what is wrong."""
+        out = np.asarray(seats)
+        if out.shape != (self.num_envs,) or not np.issubdtype(out.dtype, np.integer):
+            raise ValueError(f"expected {self.num_envs} integer seats, one per game, not shape {out.shape}")
+        if ((out < 0) | (out >= self.num_players)).any():
+            raise ValueError(f"seats must be 0 to {self.num_players - 1}")
+        return out.astype(np.int64)
+
     # -- hidden information ---------------------------------------------------------------------
     def determinize(self, seats: npt.ArrayLike, seed: int) -> None:
         """In game i, re-deal what seat `seats[i]` cannot see (the other racks and the pool, sizes
@@ -585,7 +595,7 @@ class TriominosBatch:
         is shuffled; a new generator state; another mover's last drawn tile picked from its rack."""
         N, P = self.num_envs, self.num_players
         rows = self._rows
-        observer = np.asarray(seats).astype(np.int64).reshape(N)
+        observer = self._seats_of(seats)
         others = self._seats[None, :] != observer[:, None]
         in_pool = np.zeros((N, NUM_TILES + 1), bool)
         in_pool[rows[:, None], np.where(np.arange(NUM_TILES) < self.pool_len[:, None], self.pool, NUM_TILES)] = True
