@@ -19,6 +19,7 @@ from meeple.batch.triominos import TriominosBatch
 from meeple.core.rng import PureRng
 from meeple.envs.encoders import triominos_actions as fa
 from meeple.envs.spaces import observe
+from meeple.games.triominos.scoring import BONUS_PART, PARTS
 from meeple.games.triominos.state import TriominosState
 from tests.batch.lockstep import lockstep
 
@@ -59,7 +60,8 @@ def play_factored(state: TriominosState, fid: int) -> None:
 
 
 class Ends:
-    """`play_factored`, noting how the rounds played ended (M9: "out" or "blocked")."""
+    """`play_factored`, noting how the rounds played ended (M9: "out" or "blocked") and which
+    board bonuses were scored (M4 "bridge", M5 "hexagon"...)."""
 
     def __init__(self) -> None:
         self.seen: set[str] = set()
@@ -67,6 +69,7 @@ class Ends:
     def __call__(self, state: TriominosState, fid: int) -> None:
         play_factored(state, fid)
         self.seen.update(result["end"] for result in state.results)
+        self.seen.update(PARTS[k] for k in BONUS_PART[1:] if any(seat[k] for seat in state.parts[-1]))
 
 
 def run(num_envs: int, players: int, options: dict[str, Any], seed: int, steps: int | None = None,
@@ -88,12 +91,13 @@ def test_the_engines_moves_in_factored_numbers_are_its_legal_ids() -> None:
 
 def test_batch_plays_as_the_engine() -> None:
     """A few hundred steps over every player count and option: whole games, rounds that end by
-    going out and blocked, matches that go on to a new round, auto-resets."""
+    going out and blocked (M9), bridges and hexagons (M4, M5), matches that go on to a new round
+    (M10), auto-resets."""
     ends = Ends()
     for players, options in FAST:
         assert run(2, players, options, seed=100 * players + len(options), steps=100, action_seed=players,
                    ends=ends) >= 1
-    assert ends.seen == {"out", "blocked"}
+    assert {"out", "blocked", "bridge", "hexagon"} <= ends.seen
 
 
 @pytest.mark.slow
@@ -106,7 +110,7 @@ def test_many_games_play_as_the_engine(players: int, options: dict[str, Any]) ->
     ends = Ends()
     assert run(15, players, options, seed=9_000 + 10 * players + len(options), games=GAMES_PER_TABLE,
                action_seed=players, ends=ends) >= GAMES_PER_TABLE
-    assert ends.seen == {"out", "blocked"}
+    assert {"out", "blocked", "bridge"} <= ends.seen
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
