@@ -47,10 +47,14 @@ class BatchSimulator(Protocol):
         """Start every slot afresh from `seed` (slot i: seed + i)."""
 
     def legal_mask(self) -> npt.NDArray[np.bool_]:
-        """(N, num_actions): the engine's `legal_action_ids()` of each game."""
+        """(N, num_actions): the engine's `legal_action_ids()` of each game (a game with a factored
+        action space, Triominos, numbers them in that space). Like `observe`, it may be the
+        simulator's own read-only buffer, valid until its next step: copy what you keep."""
 
     def observe(self, seats: npt.NDArray[np.integer[Any]] | None = None) -> npt.NDArray[np.float32]:
-        """(N, *obs_shape): the encoder on `view(seat)` (seats None: the seat to move)."""
+        """(N, *obs_shape): the encoder on `view(seat)` (seats None: the seat to move). It may be
+        the simulator's own read-only buffer, valid until its next observe or step (Triominos'
+        board planes are too large to copy every step): copy what you keep."""
 
     def step(self, actions: npt.NDArray[np.integer[Any]], active: npt.NDArray[np.bool_] | None = None) -> StepResult:
         """One legal action id per game (ValueError naming the slots otherwise, nothing changed);
