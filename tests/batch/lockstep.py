@@ -49,15 +49,16 @@ def lockstep(game_name: str, num_envs: int, players: int, options: dict[str, Any
     game = meeple.load(game_name)
     sim = make(game, num_envs, players, options, seed=seed)
     engines = [game.new_game(players, seed=seed + i, **options) for i in range(num_envs)]
-    seeds = [seed + i for i in range(num_envs)]  # each engine's seed (not every state keeps its own)
+    seeds = [seed + i for i in range(num_envs)]  # each engine's seed (not every state keeps it)
     next_seed = seed + num_envs
     rng = np.random.default_rng(action_seed)
     ended = done_steps = 0
     while (games is None or ended < games) and (steps is None or done_steps < steps):
         mask = sim.legal_mask()
         scores = sim.scores()
-        seat_obs = [sim.observe(np.full(num_envs, seat)).copy() for seat in range(players)]  # a buffer each call reuses
-        to_move = sim.observe()
+        # Copied: a simulator may return its own buffer, valid until the next call (Triominos').
+        seat_obs = [np.array(sim.observe(np.full(num_envs, seat))) for seat in range(players)]
+        to_move = np.array(sim.observe())
         for i, state in enumerate(engines):
             assert sim.seeds[i] == seeds[i]
             assert np.flatnonzero(mask[i]).tolist() == legal_ids(state), (i, done_steps)

@@ -102,4 +102,4 @@ def test_the_plugin_names_the_simulator_and_options_are_checked() -> None:
     with pytest.raises(OptionError, match="T9"):
         make(GAME, 2, 3, {"duo": True})
     with pytest.raises(OptionError, match="no batched simulator"):
-        simulator_class(meeple.load("triominos"))  # none yet
+        simulator_class(meeple.load("castell"))  # none yet

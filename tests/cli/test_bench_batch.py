@@ -18,7 +18,7 @@ def test_bench_batch_counts_every_step_of_every_game():
 
 
 def test_bench_batch_refuses_a_game_without_a_simulator_and_an_empty_batch():
-    missing = CliRunner().invoke(app, ["bench", "triominos", "--batch", "64"])
+    missing = CliRunner().invoke(app, ["bench", "castell", "--batch", "64"])
     assert isinstance(missing.exception, OptionError) and "no batched simulator" in str(missing.exception)
     too_few = CliRunner().invoke(app, ["bench", "triqueta", "--batch", "0"])
     assert isinstance(too_few.exception, OptionError) and "--batch" in str(too_few.exception)

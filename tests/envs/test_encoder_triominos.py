@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import meeple
+from meeple.batch import triominos_layout as layout
 from meeple.core.rng import Rng
 from meeple.envs.encoders import triominos as enc
 from meeple.envs.encoders import triominos_actions as fa
@@ -60,20 +61,21 @@ def test_positions_differ_and_seats_are_relative():
             for seat in range(n):
                 obs = enc.encode(s.view(seat), seat, n, s.options)
                 rel = (s.current_player - seat) % n
-                assert obs[enc.TO_MOVE + rel] == 1.0 and obs[enc.TO_MOVE:enc.TO_MOVE + enc.SEATS].sum() == 1.0
+                to_move = obs[layout.TO_MOVE:layout.TO_MOVE + layout.SEATS]
+                assert to_move[rel] == 1.0 and to_move.sum() == 1.0
 
 
 def test_board_planes_show_the_placed_numbers():
     state = GAME.new_game(2, seed=3)
     state.step(state.legal_actions()[0])
     obs = enc.encode(state.view(0), 0, 2, state.options)
-    planes = obs[: enc.PLANES * enc.AREA].reshape(enc.PLANES, enc.SIDE, enc.SIDE)
+    planes = obs[: layout.PLANES * layout.AREA].reshape(layout.PLANES, layout.SIDE, layout.SIDE)
     (tile,) = state.view(0)["board"]
     c0, c1, c2 = tile["corners"]
-    r = enc.REACH
+    r = layout.REACH
     assert planes[c0, r, r] == planes[c1, r, r + 1] == planes[c2, r + 1, r] == 1.0
-    assert planes[enc.COVERED, r, r] == planes[enc.LAST, r, r] == 1.0
-    assert planes[: enc.COVERED].sum() == 3 and planes[enc.OPEN : enc.OPEN + 2].sum() == 3
+    assert planes[layout.COVERED, r, r] == planes[layout.LAST, r, r] == 1.0
+    assert planes[: layout.COVERED].sum() == 3 and planes[layout.OPEN : layout.OPEN + 2].sum() == 3
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
@@ -96,13 +98,13 @@ def test_factored_actions_map_exactly_both_ways(num_players, options):
                 assert sorted(fa.to_engine(view, i) for i in mapped) == sorted(legal)
                 assert all(fa.to_engine(view, fa.from_engine(view, a)) == a for a in legal)
                 assert list(np.flatnonzero(mask)) == mapped
-    assert most <= fa.MAX_OPEN
+    assert most <= layout.MAX_OPEN
 
 
 def test_factored_edges():
     state = GAME.new_game(2, seed=1)
     view = state.view(state.current_player)
-    assert fa.factored_size() == 56 * fa.MAX_OPEN + 3
+    assert fa.factored_size() == 56 * layout.MAX_OPEN + 3
     with pytest.raises(ValueError):
         fa.to_engine(view, fa.factored_size())
     with pytest.raises(ValueError):

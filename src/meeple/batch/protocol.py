@@ -49,13 +49,16 @@ class BatchSimulator(Protocol):
         """Start every slot afresh from `seed` (slot i: seed + i)."""
 
     def legal_mask(self) -> npt.NDArray[np.bool_]:
-        """(N, num_actions): the engine's `legal_action_ids()` of each game. May be computed once
-        per position and returned read-only (the simulator's own check of `step`'s actions)."""
+        """(N, num_actions): the engine's `legal_action_ids()` of each game (a game with a factored
+        action space, Triominos, numbers them in that space). May be computed once per position and
+        returned read-only (the simulator's own check of `step`'s actions), valid until the next
+        `step`, `reset` or `determinize`: copy what you keep."""
 
     def observe(self, seats: npt.NDArray[np.integer[Any]] | None = None) -> npt.NDArray[np.float32]:
         """(N, *obs_shape): the encoder on `view(seat)` (seats None: the seat to move). May be a
         read-only view of the simulator's own buffer, valid until the next `observe`, `step`,
-        `reset` or `determinize`: a consumer that keeps an observation copies it."""
+        `reset` or `determinize` (Triominos' board planes are too large to copy every step): a
+        consumer that keeps an observation copies it."""
 
     def step(self, actions: npt.NDArray[np.integer[Any]], active: npt.NDArray[np.bool_] | None = None) -> StepResult:
         """One legal action id per game (ValueError naming the slots otherwise, nothing changed);

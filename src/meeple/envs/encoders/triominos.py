@@ -1,6 +1,7 @@
 """Triominos observation: board planes over the whole reachable lattice, then a flat tail.
 
-One flat float32 vector (layout: docs/games/triominos.md, "Observation encoding (meeple.envs)").
+One flat float32 vector (layout: docs/games/triominos.md, "Observation encoding (meeple.envs)";
+its offsets are declared in `meeple.batch.triominos_layout`, shared with the batched simulator).
 The first ``PLANES * SIDE * SIDE`` values are ``PLANES`` planes of ``SIDE x SIDE`` over the
 anchors (x, y) in -28..28, index ``(x + 28) * SIDE + (y + 28)``; a learner may reshape them to
 ``(PLANES, SIDE, SIDE)``. The tail holds the racks, tiles, scores and turn, seats relative to
@@ -17,6 +18,30 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from meeple.batch.triominos_layout import (
+    AREA,
+    COVERED,
+    DRAWN,
+    DRAWS,
+    LAST,
+    LAST_DRAWN,
+    OPEN,
+    OPENER,
+    OPENING,
+    OPTIONS,
+    OVER,
+    PLACED,
+    PLAYERS,
+    POOL,
+    RACK,
+    RACK_SIZES,
+    REACH,
+    ROUND,
+    SCORES,
+    SIDE,
+    SIZE,
+    TO_MOVE,
+)
 from meeple.envs.encoders.blocks import BlockCache
 from meeple.games.triominos.components import INDEX, NUM_TILES, shown
 from meeple.games.triominos.geometry import NUM_CELLS, cell_xyd
@@ -25,34 +50,6 @@ if TYPE_CHECKING:
     from meeple.games.triominos.placements import Board
     from meeple.games.triominos.state import TriominosState
     from meeple.games.triominos.view_types import TriominosView
-
-#: Anchors run over -REACH..REACH on both axes: every window cell (anchors -28..27) and point.
-REACH = 28
-SIDE = 2 * REACH + 1
-AREA = SIDE * SIDE
-#: Planes: 0-5 the number k on point (x, y); 6/7 up/down cell (x, y) covered; 8/9 open;
-#: 10/11 the tile placed last is on the up/down cell (x, y).
-PLANES = 12
-COVERED, OPEN, LAST = 6, 8, 10
-SEATS = 4  # seat slots in the tail, for every player count
-
-# Offsets of the tail, after the planes.
-RACK = PLANES * AREA  # 56: tiles on the observer's rack
-LAST_DRAWN = RACK + NUM_TILES  # 56: the tile the observer drew last this turn (one-hot)
-PLACED = LAST_DRAWN + NUM_TILES  # 56: tiles on the board
-OPENING = PLACED + NUM_TILES  # 56: tiles shown in this round's opening draw (M8)
-RACK_SIZES = OPENING + NUM_TILES  # 4 seats: rack size / 56
-DRAWN = RACK_SIZES + SEATS  # 4 seats: tiles drawn this round / 56
-SCORES = DRAWN + SEATS  # 4 seats: 0.5 + 0.5 * s / (|s| + 100)
-TO_MOVE = SCORES + SEATS  # 4 seats: one-hot, the seat to act (all zero once over)
-OPENER = TO_MOVE + SEATS  # 4 seats: one-hot, this round's opener
-DRAWS = OPENER + SEATS  # 4: one-hot, draws taken this turn (0-3)
-POOL = DRAWS + 4  # 1: pool size / 56
-PLAYERS = POOL + 1  # 3: one-hot, 2, 3 or 4 players
-ROUND = PLAYERS + 3  # 1: 1 - 1 / round (0 in the first round)
-OVER = ROUND + 1  # 1: the game has ended
-OPTIONS = OVER + 1  # 3: drawn_tile_only, match, target / (target + 400)
-SIZE = OPTIONS + 3
 
 _DIR = {"up": 0, "down": 1}
 _FIELDS = itemgetter("x", "y", "dir", "corners", "tile")

@@ -6,11 +6,10 @@ a round's opening move slot 0 is the opening cell (0, 0) up. Then come DRAW, PAS
 ``NUM_TILES * MAX_OPEN`` + 0, 1, 2. The rotation is not part of the index: as in the engine, at
 most one rotation of a tile fits a cell touching the board, and the engine restores it.
 
-MAX_OPEN = 58 can never be exceeded: the first tile leaves 3 open cells and every later one
-closes its own cell and opens at most the two others across its free edges, so k tiles leave at
-most k + 2 open cells, and a round has at most 56 tiles. (Random play: at most 46 seen over
-3,000 rounds.) Should a view ever hold more, ``factored_mask`` raises AssertionError rather
-than silently drop placements.
+The layout (MAX_OPEN, the DRAW/PASS/STOP offsets, the slot order) is declared in
+`meeple.batch.triominos_layout`, which the batched simulator shares. MAX_OPEN = 58 can never be
+exceeded (proof there; random play: at most 46 seen over 3,000 rounds). Should a view ever hold
+more, ``factored_mask`` raises AssertionError rather than silently drop placements.
 """
 
 from __future__ import annotations
@@ -20,19 +19,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from meeple.batch.triominos_layout import FACTORED_DRAW, FACTORED_PASS, FACTORED_SIZE, FACTORED_STOP, MAX_OPEN
 from meeple.games.triominos.actions import DRAW_ID
-from meeple.games.triominos.components import FIT, INDEX, NUM_TILES
+from meeple.games.triominos.components import FIT, INDEX
 from meeple.games.triominos.geometry import NUM_WINDOW, UP, WINDOW_CELLS, WINDOW_INDEX, cell, cell_xyd
 
 if TYPE_CHECKING:
     from meeple.games.triominos.view_types import TriominosView
-
-#: Open-cell slots: the proven bound (56 tiles + 2), above the 46 seen in random play.
-MAX_OPEN = 58
-#: The first index after the placements: DRAW, then PASS, then STOP.
-FACTORED_DRAW = NUM_TILES * MAX_OPEN
-FACTORED_PASS = FACTORED_DRAW + 1
-FACTORED_STOP = FACTORED_DRAW + 2
 
 _DIR = {"up": 0, "down": 1}
 _CELL = itemgetter("x", "y", "dir")
@@ -40,7 +33,7 @@ _CELL = itemgetter("x", "y", "dir")
 
 def factored_size() -> int:
     """56 tiles x MAX_OPEN slots, then draw, pass, stop."""
-    return FACTORED_DRAW + 3
+    return FACTORED_SIZE
 
 
 def _slots(view: TriominosView) -> list[tuple[int, int, int]]:

@@ -13,5 +13,6 @@ PLUGIN = GamePlugin(
     terminal="meeple.cli.render.triominos",
     board="meeple.boards.triominos",
     encoder="meeple.envs.encoders.triominos",
+    batch="meeple.batch.triominos:TriominosBatch",
     view_type=TriominosView,
 )
