@@ -194,3 +194,16 @@ def test_the_one_env_checks_with_greedy_opponents() -> None:
 
     check_env(gymnasium.make("meeple/Triqueta-v0", num_players=2, opponents="greedy").unwrapped,
               skip_render_check=True)
+
+
+@pytest.mark.parametrize("game", ["triqueta", "triominos", "celtica", "castell"])
+def test_what_the_env_returns_is_the_learners_to_keep(game: str) -> None:
+    """Simulators may hand out their own buffers; the env's observations and masks are copies, so
+    a rollout buffer's entries do not change under it when the games move on."""
+    env = BatchVectorEnv(game, num_envs=3, num_players=2)
+    obs, info = env.reset(seed=4)
+    kept_obs, kept_mask = obs.copy(), info["action_mask"].copy()
+    later = env.step(info["action_mask"].argmax(1))[0]  # one step on
+    assert np.array_equal(obs, kept_obs) and np.array_equal(info["action_mask"], kept_mask)
+    assert not np.array_equal(later, kept_obs)  # the games did move
+    assert obs.flags.writeable and info["action_mask"].flags.writeable
