@@ -101,5 +101,3 @@ def test_the_plugin_names_the_simulator_and_options_are_checked() -> None:
     assert isinstance(make(GAME, 2, 2), BatchSimulator)
     with pytest.raises(OptionError, match="T9"):
         make(GAME, 2, 3, {"duo": True})
-    with pytest.raises(OptionError, match="no batched simulator"):
-        simulator_class(meeple.load("castell"))  # none yet

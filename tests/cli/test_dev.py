@@ -209,7 +209,7 @@ def test_the_fast_lane_runs_only_the_tests_not_marked_slow(dev, monkeypatch):
     monkeypatch.setattr(dev, "ensure_browser", lambda: pytest.fail("the fast lane installed a browser"))
     monkeypatch.setattr(dev.subprocess, "run", run)
     assert dev.main(["test", "--fast", "-k", "triqueta"]) == 0
-    assert runs == [[str(dev.BIN / "python"), "-m", "pytest", "-m", "not slow", "-k", "triqueta"]]
+    assert runs == [[str(dev.BIN / "python"), "-m", "pytest", *dev.SPREAD, "-m", "not slow", "-k", "triqueta"]]
 
 
 def test_dev_py_needs_only_the_standard_library():

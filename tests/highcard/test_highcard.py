@@ -12,9 +12,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+from typer.testing import CliRunner
+
 import meeple
 from meeple.ai.arena import run_arena
+from meeple.batch import simulator_class
+from meeple.cli.app import app
 from meeple.core.conformance import check_random_game
+from meeple.core.errors import OptionError
 from meeple.core.record import GameRecord
 from tests.server.clients import api, new_table, state_at, watch
 from tests.server.live import Server
@@ -28,6 +34,13 @@ def test_it_is_found_through_its_entry_point_and_keeps_the_protocol():
         for deck in (8, 12):
             final = check_random_game(meeple.load("highcard"), players, seed=players * deck, options={"deck": deck})
             assert final.winners() == [max(range(players), key=lambda k: final.cards[k])]
+
+
+def test_a_game_without_a_batched_simulator_says_so():
+    with pytest.raises(OptionError, match="no batched simulator"):
+        simulator_class(meeple.load("highcard"))
+    missing = CliRunner().invoke(app, ["bench", "highcard", "--batch", "64"])
+    assert isinstance(missing.exception, OptionError) and "no batched simulator" in str(missing.exception)
 
 
 def test_it_plays_in_the_terminal(tmp_path: Path):

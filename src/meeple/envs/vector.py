@@ -80,7 +80,7 @@ class BatchVectorEnv(VectorEnv[npt.NDArray[np.float32], npt.NDArray[np.int64], n
     def _out(self) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
         """Copies: a simulator may hand out its own buffers, which its next step rewrites, and a
         learner keeps what an environment returns (rollout buffers)."""
-        return np.array(self.sim.observe()), {"action_mask": self.sim.legal_mask().copy()}
+        return np.array(self.sim.observe(), order="C"), {"action_mask": self.sim.legal_mask().copy()}
 
     def reset(self, *, seed: int | list[int] | None = None,
               options: dict[str, Any] | None = None) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
