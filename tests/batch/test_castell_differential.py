@@ -149,7 +149,7 @@ def test_an_illegal_action_is_refused_naming_its_slots_and_nothing_changes() -> 
     assert [sim.export(i).to_json() for i in range(5)] == state
     with pytest.raises(ValueError, match="slots"):
         sim.step(np.full(5, 52))
-    with pytest.raises(ValueError, match="5 action ids"):
+    with pytest.raises(ValueError, match="5 integer action ids"):
         sim.step(np.zeros(4, np.int64))
 
 

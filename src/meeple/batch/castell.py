@@ -26,6 +26,7 @@ from meeple.batch import castell_layout as L
 from meeple.batch.castell_export import export_state
 from meeple.batch.castell_obs import CastellObserver, kind_counts
 from meeple.batch.castell_towers import FESTIVAL_GOALS, TowerCache
+from meeple.batch.checks import checked_actions
 from meeple.batch.protocol import StepResult
 from meeple.batch.rng import shuffle
 from meeple.games.castell import actions as A
@@ -364,17 +365,7 @@ class CastellBatch:
         """Apply one legal action id per game (only in the games `active` marks, when given: the
         others keep their state and ignore their action); games that end are scored and restarted."""
         N, n = self.num_envs, self.num_players
-        act = np.asarray(actions)
-        if act.shape != (N,):
-            raise ValueError(f"step needs {N} action ids, one per game, not an array of shape {act.shape}")
-        act = act.astype(np.int64)
-        live = self.rows if active is None else np.flatnonzero(np.asarray(active, dtype=bool).reshape(N))
-        a = act[live]
-        legal = (a >= 0) & (a < NUM_ACTIONS)
-        legal[legal] = self.legal_mask()[live[legal], a[legal]]
-        if not legal.all():
-            bad = live[~legal]
-            raise ValueError(f"illegal action ids in slots {bad[:20].tolist()}{' ...' if len(bad) > 20 else ''}")
+        live, a = checked_actions(actions, self.legal_mask(), active)
         self._mask = None
         p = self.current[live]
 

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from meeple.batch import celtica_layout as L
+from meeple.batch.checks import checked_actions
 from meeple.batch.protocol import StepResult
 from meeple.batch.rng import below, next64, shuffle
 from meeple.games.celtica.actions import MAX_CARDS, MAX_EXPERIENCE, NUM_ACTIONS
@@ -382,18 +383,16 @@ class CelticaBatch:
         out: npt.NDArray[np.float32] = (won / won.sum(axis=1, keepdims=True)).astype(np.float32)
         return out
 
-    def step(self, actions: npt.ArrayLike) -> StepResult:
-        """One action per game (each legal, else ValueError naming the slots and nothing changes)."""
-        a = np.asarray(actions).astype(np.int64, copy=False).reshape(-1)
-        if a.shape != (self.num_envs,):
-            raise ValueError(f"expected {self.num_envs} actions, got shape {np.shape(actions)}")
-        inside = (a >= 0) & (a < NUM_ACTIONS)
-        legal = inside & self.legal_mask()[self._rows, np.where(inside, a, 0)]
-        if not legal.all():
-            bad = np.flatnonzero(~legal)
-            raise ValueError(f"illegal actions in slots {bad[:20].tolist()}: {a[bad[:20]].tolist()}")
+    def step(self, actions: npt.ArrayLike, active: npt.NDArray[np.bool_] | None = None) -> StepResult:
+        """One action per game (each legal, else ValueError naming the slots and nothing changes);
+        with `active`, only the games it marks move (the others' actions are ignored)."""
+        live, ids = checked_actions(actions, self.legal_mask(), active)
+        a = np.zeros(self.num_envs, np.int64)
+        a[live] = ids
         self._mask = None
         kind, a1, a2, a3 = _KIND[a], _A1[a], _A2[a], _A3[a]
+        if active is not None:
+            kind = np.where(active, kind, -1)  # a kind no branch below takes: those games stay as they are
         finds: list[I64] = []
         ruins: list[I64] = []
         turns: list[I64] = []

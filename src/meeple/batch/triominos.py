@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from meeple.batch import rng as brng
 from meeple.batch import triominos_layout as L
+from meeple.batch.checks import checked_actions
 from meeple.batch.protocol import StepResult
 from meeple.games.triominos.components import FIT, NUM_TILES, NUMS, SUM
 from meeple.games.triominos.game import TriominosGame
@@ -378,18 +379,9 @@ class TriominosBatch:
         """One legal factored id per game (only in the games `active` marks, when given: the others
         keep their state and ignore their action); games that end are scored and restarted."""
         N, P = self.num_envs, self.num_players
-        act = np.asarray(actions)
-        if act.shape != (N,) or not np.issubdtype(act.dtype, np.integer):
-            raise ValueError(f"step needs {N} integer action ids, one per game, not an array of shape {act.shape}")
-        act = act.astype(np.int64)
-        live = self._rows if active is None else np.flatnonzero(active)
-        a = act[live]
-        legal = (a >= 0) & (a < L.FACTORED_SIZE)
-        legal[legal] = self._legal()[live[legal], a[legal]]
-        if not legal.all():
-            bad = live[~legal]
-            raise ValueError(f"illegal action ids in slots {bad[:20].tolist()}{' ...' if len(bad) > 20 else ''}: "
-                             f"{act[bad[:20]].tolist()}")
+        live, a = checked_actions(actions, self._legal(), active)
+        act = np.zeros(N, np.int64)
+        act[live] = a  # by slot, for the per-kind subsets below
         self._mask_ok = False
         ended: list[I64] = []
         place = live[a < L.FACTORED_DRAW]

@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from meeple.batch import rng as brng
 from meeple.batch import triqueta_layout as L
+from meeple.batch.checks import checked_actions
 from meeple.batch.protocol import StepResult
 from meeple.games.triqueta.actions import DISCARD, KEEP, NUM_ACTIONS, PLACE
 from meeple.games.triqueta.components import (
@@ -258,16 +259,9 @@ class TriquetaBatch:
         """Apply one legal action id per game (only in the games `active` marks, when given: the
         others keep their state and ignore their action); games that end are scored and restarted."""
         n, p = self.num_envs, self.num_players
-        act = np.asarray(actions).astype(np.intp)
-        if act.shape != (n,):
-            raise ValueError(f"step needs {n} action ids, one per game, not an array of shape {act.shape}")
-        live = self._rows if active is None else np.flatnonzero(active)
-        a = act[live]
-        legal = (a >= 0) & (a < NUM_ACTIONS)
-        legal[legal] = self.legal_mask()[live[legal], a[legal]]
-        if not legal.all():
-            bad = live[~legal]
-            raise ValueError(f"illegal action ids in slots {bad[:20].tolist()}{' ...' if len(bad) > 20 else ''}")
+        live, a = checked_actions(actions, self.legal_mask(), active)
+        act = np.zeros(n, np.int64)
+        act[live] = a  # by slot, for the per-kind subsets below
         self._mask = None
         cur = self.current_player.astype(np.intp)
         passing: list[Array] = []
