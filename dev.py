@@ -44,8 +44,10 @@ COMPILED = VENV / ".meeple-compiled"
 #: The quick lane's selection: the tests not marked `slow` (browsers, servers as processes, Ray,
 #: the training example, long random-play sweeps; pyproject.toml registers the marker).
 FAST_LANE = ["-m", "not slow"]
-#: Both lanes spread the tests over one worker per core (pytest-xdist), a test file to a worker so
-#: a file's module fixtures are made once.
+#: The fast lane spreads the tests over one worker per core (pytest-xdist), a test file to a worker
+#: so a file's module fixtures are made once. The full run stays in one process: its terminal and
+#: server-process tests have timing that a second busy worker disturbs (a hot-seat test's program
+#: once missed its 60 s to exit after Ctrl-C with both cores busy).
 SPREAD = ["-n", "auto", "--dist", "loadfile"]
 
 
@@ -248,7 +250,7 @@ def main(argv: list[str]) -> int:
                 print(f"$ {' '.join(check)}", flush=True)
                 if subprocess.run([str(BIN / check[0]), *check[1:]], cwd=ROOT).returncode:
                     return 1
-        args = [str(BIN / "python"), "-m", "pytest", *(rest or SPREAD)]
+        args = [str(BIN / "python"), "-m", "pytest", *rest]
         if not rest:  # everything with the compiled fast path, then a representative part without it
             if subprocess.run(args, cwd=ROOT).returncode:
                 return 1
