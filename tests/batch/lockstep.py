@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 import meeple
-from meeple.batch import make
+from meeple.batch import BatchSimulator, make
 from meeple.envs.spaces import observe
 
 
@@ -26,16 +26,6 @@ def engine_ids(state: Any) -> list[int]:
 def apply_id(state: Any, action_id: int) -> None:
     """The default way a batch action is played on the engine: the engine's own id."""
     state.apply_id(action_id)
-
-
-def canonical(state: Any) -> dict[str, Any]:
-    """Triqueta's state JSON with the orders no view shows sorted away (rows, returned tokens,
-    tokens gone unseen), so a batch's export compares equal to the engine's state."""
-    data: dict[str, Any] = state.to_json()
-    data["rows"] = [None if r is None else sorted(r) for r in data["rows"]]
-    data["returned"] = [sorted(r) for r in data["returned"]]
-    data["gone"] = sorted(data["gone"])
-    return data
 
 
 def lockstep(game_name: str, num_envs: int, players: int, options: dict[str, Any], seed: int, steps: int | None = None,
@@ -86,3 +76,13 @@ def lockstep(game_name: str, num_envs: int, players: int, options: dict[str, Any
                 assert not result.scores[i].any() and not result.rewards[i].any()
         done_steps += 1
     return ended
+
+
+def played(game_name: str, num_envs: int, players: int, options: dict[str, Any], steps: int,
+           seed: int) -> BatchSimulator:
+    """A batch from `seed` after `steps` steps of random legal actions (seeded alike)."""
+    sim = make(meeple.load(game_name), num_envs, players, options, seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        sim.step(np.array([rng.choice(np.flatnonzero(row)) for row in sim.legal_mask()]))
+    return sim

@@ -21,7 +21,7 @@ from meeple.core.errors import OptionError
 from meeple.core.rng import PureRng
 from meeple.envs.spaces import observe
 from meeple.envs.vector import BatchVectorEnv
-from tests.batch.lockstep import lockstep
+from tests.batch.lockstep import lockstep, played
 
 GAME = meeple.load("castell")
 #: Every option away from its default (the translation's readings and the advanced wheel side).
@@ -107,18 +107,10 @@ def test_a_thousand_games_play_as_the_engine(table: tuple[int, dict[str, Any]], 
     lockstep("castell", 1000, players, options, seed, steps=2, action_seed=action_seed)
 
 
-def _played(num_envs: int, players: int, options: dict[str, Any], steps: int, seed: int) -> BatchSimulator:
-    sim = make(GAME, num_envs, players, options, seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        sim.step(np.array([rng.choice(np.flatnonzero(row)) for row in sim.legal_mask()]))
-    return sim
-
-
 @pytest.mark.parametrize("players", [2, 4])
 def test_determinize_deals_as_the_engine_and_hides_nothing_seen(players: int) -> None:
     for steps in (0, 70):
-        sim = _played(8, players, {}, steps, seed=steps)
+        sim = played("castell", 8, players, {}, steps, seed=steps)
         seats = np.arange(8) % players
         before = sim.observe(seats)
         states = [sim.export(i) for i in range(8)]
@@ -131,7 +123,7 @@ def test_determinize_deals_as_the_engine_and_hides_nothing_seen(players: int) ->
 
 
 def test_determinize_changes_the_bag_order() -> None:
-    sim = _played(50, 3, {}, 10, seed=2)
+    sim = played("castell", 50, 3, {}, 10, seed=2)
     bag = sim.bag.copy()  # type: ignore[attr-defined]
     sim.determinize(np.zeros(50, np.int64), seed=9)
     assert (sim.bag != bag).any(axis=1).mean() > 0.9  # type: ignore[attr-defined]
@@ -163,7 +155,7 @@ def test_only_active_games_move() -> None:
 
 
 def test_reset_starts_every_slot_from_its_seed() -> None:
-    sim = _played(5, 4, OTHER, 40, seed=1)
+    sim = played("castell", 5, 4, OTHER, 40, seed=1)
     sim.reset(77)
     for i in range(5):
         engine = GAME.new_game(4, seed=77 + i, **OTHER)

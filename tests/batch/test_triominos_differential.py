@@ -21,7 +21,7 @@ from meeple.envs.encoders import triominos_actions as fa
 from meeple.envs.spaces import observe
 from meeple.games.triominos.scoring import BONUS_PART, PARTS
 from meeple.games.triominos.state import TriominosState
-from tests.batch.lockstep import lockstep
+from tests.batch.lockstep import lockstep, played
 
 GAME = meeple.load("triominos")
 #: Every player count with each option; short match targets so that matches end within a test.
@@ -124,10 +124,8 @@ def test_any_batch_size_plays_as_the_engine(num_envs: int, table: tuple[int, dic
 
 
 def _played(num_envs: int, players: int, options: dict[str, Any], steps: int, seed: int) -> TriominosBatch:
-    sim = TriominosBatch(num_envs, players, options, seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        sim.step(np.array([rng.choice(np.flatnonzero(row)) for row in sim.legal_mask()]))
+    sim = played("triominos", num_envs, players, options, steps, seed)
+    assert isinstance(sim, TriominosBatch)
     return sim
 
 

@@ -8,40 +8,45 @@ greedy bot on the arrays, where it has one, the part "batch_greedy" found with `
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any, cast
 
 from meeple.batch.protocol import BatchFactory, BatchSimulator, GreedyPolicy, StepResult
 from meeple.core.errors import OptionError
-from meeple.core.plugin import wrong_part
+from meeple.core.plugin import Part, wrong_part
 from meeple.core.protocol import Game
 from meeple.core.registry import plugin_of
 
 __all__ = ["BatchSimulator", "GreedyPolicy", "StepResult", "greedy_policy", "make", "simulator_class"]
 
 
+def _required_part(game: Game[Any, Any], kind: Part, missing: str, fits: Callable[[object], bool],
+                   expected: str) -> object:
+    """The plugin's part `kind`: OptionError "<title> has no <missing>" when it names none, the
+    plugin's wrong-part error when it is not what `fits` accepts."""
+    plugin = plugin_of(game)
+    found = plugin.part(kind)
+    if found is None:
+        raise OptionError(f"{game.title} has no {missing}")
+    if not fits(found):
+        raise wrong_part(plugin, kind, expected)
+    return found
+
+
 @cache
 def simulator_class(game: Game[Any, Any]) -> BatchFactory:
     """The game's simulator class; OptionError saying so when its plugin names none."""
-    plugin = plugin_of(game)
-    found = plugin.part("batch")
-    if found is None:
-        raise OptionError(f"{game.title} has no batched simulator")
-    if not isinstance(found, type):
-        raise wrong_part(plugin, "batch", "a BatchSimulator class")
+    found = _required_part(game, "batch", "batched simulator", lambda part: isinstance(part, type),
+                           "a BatchSimulator class")
     return cast(BatchFactory, found)
 
 
 @cache
 def greedy_policy(game: Game[Any, Any]) -> GreedyPolicy:
     """The game's greedy bot on its simulator's arrays; OptionError naming the game when it has none."""
-    plugin = plugin_of(game)
-    found = plugin.part("batch_greedy")
-    if found is None:
-        raise OptionError(f"{game.title} has no batched greedy policy")
-    if not callable(found):
-        raise wrong_part(plugin, "batch_greedy", "a greedy_actions(sim, rng) function")
+    found = _required_part(game, "batch_greedy", "batched greedy policy", callable,
+                           "a greedy_actions(sim, rng) function")
     return cast(GreedyPolicy, found)
 
 
