@@ -44,10 +44,9 @@ COMPILED = VENV / ".meeple-compiled"
 #: The quick lane's selection: the tests not marked `slow` (browsers, servers as processes, Ray,
 #: the training example, long random-play sweeps; pyproject.toml registers the marker).
 FAST_LANE = ["-m", "not slow"]
-#: The fast lane spreads the tests over one worker per core (pytest-xdist), a test file to a worker
-#: so a file's module fixtures are made once. The full run stays in one process: its terminal and
-#: server-process tests have timing that a second busy worker disturbs (a hot-seat test's program
-#: once missed its 60 s to exit after Ctrl-C with both cores busy).
+#: The full run and the fast lane spread their tests over one worker per core (pytest-xdist), a
+#: test file to a worker so a file's module fixtures are made once: in one process the suite takes
+#: about twice as long. Arguments given to `test` go to pytest as they are (`-x`, `--pdb`, `-n 0`).
 SPREAD = ["-n", "auto", "--dist", "loadfile"]
 
 
@@ -252,6 +251,7 @@ def main(argv: list[str]) -> int:
                     return 1
         args = [str(BIN / "python"), "-m", "pytest", *rest]
         if not rest:  # everything with the compiled fast path, then a representative part without it
+            args = [*args, *SPREAD]
             if subprocess.run(args, cwd=ROOT).returncode:
                 return 1
             pure_part = ["tests/core", "tests/triqueta", "tests/castell/test_towers_rules.py",

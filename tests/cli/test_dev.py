@@ -226,3 +226,23 @@ def test_a_pure_install_fetches_no_compiler():
         requires = tomllib.load(file)["build-system"]["requires"]
     assert not any(name.startswith("mypy") for name in requires)
     assert 'setup_requires=[] if pure_requested() else ["mypy>=1.13"]' in (ROOT / "setup.py").read_text()
+
+
+def test_the_full_run_spreads_over_the_cores_and_given_arguments_pass_as_they_are(dev, monkeypatch):
+    """The whole suite in one process takes about twice its budget on two cores: the full run and
+    its pure part spread; `test ARGS` runs pytest with exactly ARGS."""
+    runs: list[list[str]] = []
+
+    def run(command, **kwargs):
+        runs.append(command)
+        return subprocess.CompletedProcess(command, 0)
+
+    monkeypatch.setattr(dev, "ensure_env", lambda kind: None)
+    monkeypatch.setattr(dev, "ensure_browser", lambda: None)
+    monkeypatch.setattr(dev.subprocess, "run", run)
+    assert dev.main(["test"]) == 0
+    pytest_runs = [command for command in runs if command[1:3] == ["-m", "pytest"]]
+    assert len(pytest_runs) == 2 and all(command[3:3 + len(dev.SPREAD)] == dev.SPREAD for command in pytest_runs)
+    runs.clear()
+    assert dev.main(["test", "-x", "tests/core"]) == 0
+    assert runs == [[str(dev.BIN / "python"), "-m", "pytest", "-x", "tests/core"]]
