@@ -29,6 +29,14 @@ settings.load_profile("explore" if os.environ.get("MEEPLE_HYPOTHESIS") == "explo
 SLOW_FIXTURES = {"browser", "server"}
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--differential-games", type=int, default=None, metavar="N",
+        help="games each batched simulator's many-games differential test plays against its engine, spread "
+             "over its tables (the issue's run: 10000; the suite's own sizes when not given)",
+    )
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark `slow` every test using a slow fixture, so the quick lane (-m "not slow") leaves out
     each new browser or live-server test without being told."""

@@ -4,6 +4,7 @@ duo option T9 included) at 2-5 players."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -41,10 +42,12 @@ def test_batch_plays_as_the_engine(players: int, options: dict[str, Any]) -> Non
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("players", "options"), TABLES)
-def test_ten_thousand_games_play_as_the_engine(players: int, options: dict[str, Any]) -> None:
+def test_ten_thousand_games_play_as_the_engine(players: int, options: dict[str, Any],
+                                              games_per_table: Callable[[int, int], int]) -> None:
     # 5 tables x 2,000 games: 10,000 games over every player count and the duo option.
-    assert lockstep("triqueta", 256, players, options, seed=7_000 + players, games=2_000, action_seed=players,
-                    compare=canonical) >= 2_000
+    games = games_per_table(2_000, len(TABLES))
+    assert lockstep("triqueta", 256, players, options, seed=7_000 + players, games=games, action_seed=players,
+                    compare=canonical) >= games
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
