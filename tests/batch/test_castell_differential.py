@@ -78,6 +78,25 @@ def test_many_games_play_as_the_engine(players: int, options: dict[str, Any],
                     action_seed=players) >= games
 
 
+def test_a_player_board_region_holding_more_than_a_seats_tokens_is_clipped_as_the_encoder_does() -> None:
+    """Found by the 10,000-game run: a performance moves every seat's special tokens in its region to
+    the performer's board (K5), so a region of it can hold more than a seat's 7; the encoder divides
+    by 7 and clips at 1, and the batch must too."""
+    players = 4
+    sim = make(GAME, 2, players, OTHER, seed=40)
+    engines = [GAME.new_game(players, seed=40 + i, **OTHER) for i in range(2)]
+    sim.player_board[:, 0, 2] = 9  # type: ignore[attr-defined]
+    sim.player_board[:, 1, 4] = 3  # type: ignore[attr-defined]
+    for state in engines:
+        state.player_board_tokens[0][2] = 9
+        state.player_board_tokens[1][4] = 3
+    for seat in range(players):
+        seen = sim.observe(np.full(2, seat))
+        for i, state in enumerate(engines):
+            assert np.array_equal(seen[i], observe(state, seat)), (i, seat)
+    assert seen.max() <= 1.0
+
+
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(num_envs=st.sampled_from([1, 7]), table=st.sampled_from(TABLES), seed=st.integers(0, 2**40),
        action_seed=st.integers(0, 2**31))

@@ -38,9 +38,9 @@ if TYPE_CHECKING:
 
 I64 = npt.NDArray[np.int64]
 R, NSK, W = NUM_REGIONS, len(SKILLS), WHEEL_SEGMENTS
-#: k size tokens of one size as the encoder sums them, clipped at 1 as its final `min(x, 1)` does:
-#: every other value of the vector is at most 1 by its bound, so only these need the clip.
-_THIRDS = np.minimum(np.array([L.repeated_thirds(k) for k in range(64)], dtype=np.float32), np.float32(1.0))
+#: k size tokens of one size as the encoder sums them (float32 additions of 1/3); `observe` clips
+#: the whole vector at 1 at the end, as the encoder clips each block.
+_THIRDS = np.array([L.repeated_thirds(k) for k in range(64)], dtype=np.float32)
 
 
 def kind_counts(items: npt.NDArray[Any], valid: npt.NDArray[Any], kinds: int) -> I64:
@@ -147,6 +147,10 @@ class CastellObserver:
                                                          rel[:, None, :]] / SPECIAL_TOKENS
         self._players(out, rel, lay["players"][0])
         self._preview(out, seat, lay["preview"][0])
+        # Every block of the encoder ends clipped at 1 (its `_block`). Besides tile widths and size
+        # tokens, a region of a player board can hold more than a seat's 7 special tokens, since a
+        # performance moves every seat's tokens there (up to 7 x players).
+        np.minimum(out, np.float32(1.0), out=out)
         return out
 
     def _players(self, out: npt.NDArray[np.float32], rel: I64, base: int) -> None:

@@ -5,8 +5,10 @@ The layout (offsets, sizes, meaning) is documented in `docs/games/castell.md`, s
 `(seat + k) % num_players`, the observer first, then the others clockwise (the direction the
 first player marker passes). Regions keep their canonical order (`REGIONS`). Every count is
 divided by a bound it cannot exceed, so values lie in [0, 1]; the castellers of each size are
-divided by that size's total in play, which the view shows (bag + regions + teams). Only tile
-level widths (at 16) and, with user component files, size-token counts are clipped. Besides the
+divided by that size's total in play, which the view shows (bag + regions + teams). Three values
+are clipped at 1: tile level widths (at 16), size-token counts with user component files, and the
+special-action tokens on one region of a player board (divided by a seat's 7, though a
+performance moves every seat's tokens of the region there, up to 7 x players). Besides the
 view, only the rule options (`options`, public) and the game's constants are read.
 """
 
