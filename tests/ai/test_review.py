@@ -355,3 +355,14 @@ def test_a_calibration_of_the_wrong_shape_is_a_plugin_error():
     with registry.registered(ai_toygame.NAME, "tests.ai.test_review:BROKEN") as name, \
             pytest.raises(PluginError, match="must rise"):
         calibrate(0.5, 2, name)
+
+
+def test_playouts_stop_where_the_game_says_and_quick_stops_sooner():
+    from meeple.ai.review_estimate import Playouts
+
+    castell, triqueta = meeple.load("castell"), meeple.load("triqueta")
+    assert Playouts(castell, ReviewSettings.default(), 2).cutoff == 32
+    assert Playouts(castell, ReviewSettings.default(), 4).cutoff == 96  # per opponent
+    assert Playouts(castell, ReviewSettings.quick(), 4).cutoff == 48
+    assert Playouts(castell, ReviewSettings(playout="end"), 4).cutoff is None
+    assert Playouts(triqueta, ReviewSettings.quick(), 2).cutoff is None  # Triqueta plays to the end

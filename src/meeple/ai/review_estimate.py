@@ -67,7 +67,8 @@ class Playouts:
         tuning = game.search
         if settings.playout == "game" and module is not None and tuning.review_cutoff is not None:
             self.evaluate = module.evaluate
-            self.cutoff = seat_cutoff(tuning.review_cutoff, players) if tuning.scale_cutoff else tuning.review_cutoff
+            plies = max(1, round(tuning.review_cutoff * settings.cutoff_scale))
+            self.cutoff = seat_cutoff(plies, players) if tuning.scale_cutoff else plies
 
     def play(self, s: State[Any], rng: Rng) -> list[float]:
         choose, epsilon, cutoff = self.choose, self.epsilon, self.cutoff
