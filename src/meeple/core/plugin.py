@@ -34,7 +34,7 @@ Chance = Literal["sampled", "deterministic"]
 #: Whether a seat may see everything ("perfect") or not ("imperfect").
 Information = Literal["perfect", "imperfect"]
 #: The optional parts a plugin may name.
-Part = Literal["heuristics", "terminal", "board", "encoder", "batch", "batch_greedy"]
+Part = Literal["heuristics", "terminal", "board", "encoder", "batch", "batch_greedy", "calibration"]
 #: A part's shape, the Protocol its consumer checks it against.
 PartT = TypeVar("PartT")
 
@@ -93,10 +93,11 @@ class GamePlugin:
     game's `action_label` (a `Describer`); `catalogs` are the packages whose `locale/<lang>.toml`
     hold the game's messages. The optional parts are named, not imported: `heuristics` (the bots'
     greedy policy and evaluation), `terminal` (the terminal renderer), `board` (the web board),
-    `encoder` (the research environments' observation encoder), `batch` (the batched simulator class,
-`meeple.batch.BatchSimulator`), `batch_greedy` (the greedy bot on that simulator's arrays,
-`meeple.batch.GreedyPolicy`). `view_type` is the type of what
-    `view(seat)` returns."""
+    `encoder` (the research environments' observation encoder), `batch` (the batched simulator
+    class, `meeple.batch.BatchSimulator`), `batch_greedy` (the greedy bot on that simulator's
+    arrays, `meeple.batch.GreedyPolicy`), `calibration` (the fitted correction of the game
+    review's win chances: a mapping of player counts to [raw, calibrated] points,
+    `meeple.ai.review_calibration`). `view_type` is the type of what `view(seat)` returns."""
 
     rules: type[Game[Any, Any]]
     describe: str
@@ -107,6 +108,7 @@ class GamePlugin:
     encoder: str | None = None
     batch: str | None = None
     batch_greedy: str | None = None
+    calibration: str | None = None
     view_type: type[View] = View
 
     @property

@@ -7,6 +7,10 @@ A record file also says which version of the game's rules it was played under (t
 `GameInfo.rules_version`, field "rules_version"): a record of another version is refused, since its
 actions may mean something else now. A record without that field (written before records carried
 it) is taken to be of the current rules.
+
+A record may say where a player asked for a hint while learning (field "hints": the indices of
+the actions whose mover had asked for one before playing, sorted, each once), so that a review
+marks those moves; a record without hints leaves the field out.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ FIELDS: dict[str, type] = {
     "game": str, "num_players": int, "seed": int, "options": dict, "players": list, "actions": list,
 }
 #: Optional fields of a record file, with their JSON types.
-OPTIONAL_FIELDS: dict[str, type] = {"rules_version": str}
+OPTIONAL_FIELDS: dict[str, type] = {"rules_version": str, "hints": list}
 _KIND_NAMES = {str: "text", int: "a whole number", dict: "an object", list: "a list"}
 
 
@@ -51,6 +55,8 @@ class GameRecord:
     options: dict[str, Any] = field(default_factory=dict)
     players: list[str] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
+    #: Indices of the actions whose mover asked for a hint before playing them (sorted, unique).
+    hints: list[int] = field(default_factory=list)
 
     def new_state(self) -> State[Any]:
         try:
@@ -77,7 +83,7 @@ class GameRecord:
         return state
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
             "game": self.game,
@@ -88,6 +94,9 @@ class GameRecord:
             "players": self.players,
             "actions": self.actions,
         }
+        if self.hints:
+            out["hints"] = list(self.hints)
+        return out
 
     @classmethod
     def from_json(cls, obj: Any) -> GameRecord:
@@ -114,6 +123,7 @@ class GameRecord:
             raise RecordError("record field 'players' must hold names (text)")
         if not all(type(a) is dict for a in obj["actions"]):
             raise RecordError("record field 'actions' must hold JSON objects")
+        hints = check_hints(obj.get("hints", []), len(obj["actions"]))
         return cls(
             game=obj["game"],
             num_players=obj["num_players"],
@@ -121,6 +131,7 @@ class GameRecord:
             options=obj["options"],
             players=list(obj["players"]),
             actions=obj["actions"],
+            hints=hints,
         )
 
     def dumps(self) -> str:
@@ -155,3 +166,21 @@ def _check_rules_version(game: str, version: str | None) -> None:
     if version is not None and version != current:
         raise RecordError(f"record of {game} rules version {_short(version)}, but this meeple plays "
                           f"version {current!r}: replay it with the meeple it was saved with")
+
+
+def check_hints(hints: list[Any], actions: int) -> list[int]:
+    """The record field "hints" checked: whole numbers naming actions of the record
+    (0 to `actions` - 1), in increasing order, each once. RecordError naming the first bad one."""
+    checked: list[int] = []
+    for position, value in enumerate(hints):
+        what = f"record field 'hints' item {position + 1}"
+        if type(value) is not int:
+            raise RecordError(f"{what} must be a whole number (an action's index), not {_short(value)}")
+        if not actions:
+            raise RecordError(f"{what} is {value}, but the record has no actions")
+        if not 0 <= value < actions:
+            raise RecordError(f"{what} is {value}, but the record's actions are numbered 0 to {actions - 1}")
+        if checked and value <= checked[-1]:
+            raise RecordError(f"{what} is {value}: the hints must be in increasing order, each action once")
+        checked.append(value)
+    return checked
