@@ -29,6 +29,7 @@ from meeple.core.observation import Observation
 from meeple.core.record import GameRecord
 from meeple.core.registry import load
 from meeple.core.rng import Rng
+from meeple.core.views import View
 from meeple.server.config import ServerConfig
 from meeple.server.live import LiveTable
 from meeple.server.refused import Limited, Refused, closed_refusal
@@ -178,6 +179,22 @@ class Reviews:
         except RecordError as exc:
             raise Refused("no_review", f"the stored review cannot be read: {exc}", 404) from None
         return stored
+
+    async def views(self, table: LiveTable) -> list[View]:
+        """The spectator's view of the position before each move (the game is over), for the
+        review's words; replayed in a thread."""
+        record = self._record(table)
+
+        def build() -> list[View]:
+            views = [record.new_state().view(None)]
+            record.replay(lambda step, action, after: views.append(after.view(None)))
+            return views
+
+        try:
+            return await asyncio.to_thread(build)
+        except MeepleError as exc:
+            raise Refused("unplayable", self.hub.datasets.hide(f"this table cannot be replayed here: {exc}"),
+                          503) from None
 
     # -- hints ----------------------------------------------------------------------------------
     async def hint(self, table: LiveTable, seat: int, version: int) -> dict[str, Any]:
