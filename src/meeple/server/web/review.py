@@ -109,7 +109,8 @@ def _move_line(entry: dict[str, Any], said: str, names: list[str], cat: Catalog,
 
 
 def summary(seats: list[dict[str, Any]], names: list[str], cat: Catalog) -> str:
-    """Per seat: inaccuracies, mistakes, blunders, the average loss in points of win chance, hints."""
+    """Per seat: inaccuracies, mistakes, blunders, the average loss of win chance (in percentage
+    points, over the seat's decisions), hints."""
     columns = ("inaccuracies", "mistakes", "blunders", "average_loss", "hints")
     head = el("tr", {}, el("th", {}, text(cat.text("reviewing.player"))),
               *[el("th", {}, text(cat.text(f"reviewing.heading.{name}"))) for name in columns])
@@ -117,12 +118,13 @@ def summary(seats: list[dict[str, Any]], names: list[str], cat: Catalog) -> str:
     for seat in seats:
         k = seat["seat"]
         cells = [el("td", {"data_column": name},
-                    text(f"{seat[name] * 100:.1f}" if name == "average_loss" else seat[name])) for name in columns]
+                    text(f"{seat[name] * 100:.1f}%" if name == "average_loss" else seat[name])) for name in columns]
         rows.append(el("tr", {"data_seat": k},
                        el("th", {}, el("span", {"class_": f"seat-mark seat-{k}"}, text(k + 1)),
                           el("span", {"class_": "name", "title": names[k]}, text(names[k]))), *cells))
-    return el("table", {"class_": "scores review-seats", "data_testid": "review-seats"},
-              el("thead", {}, head), el("tbody", {}, *rows))
+    return el("div", {"class_": "review-seats-wrap"},
+              el("table", {"class_": "scores review-seats", "data_testid": "review-seats"},
+                 el("thead", {}, head), el("tbody", {}, *rows)))
 
 
 # -- the chart ------------------------------------------------------------------------------------
