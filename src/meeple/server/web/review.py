@@ -109,11 +109,12 @@ def _move_line(entry: dict[str, Any], said: str, names: list[str], cat: Catalog,
 
 
 def summary(seats: list[dict[str, Any]], names: list[str], cat: Catalog) -> str:
-    """Per seat: inaccuracies, mistakes, blunders, the average loss of win chance (in percentage
-    points, over the seat's decisions), hints."""
-    columns = ("inaccuracies", "mistakes", "blunders", "average_loss", "hints")
+    """Per seat: mistakes, blunders, the average loss of win chance (in percentage points, over
+    the seat's decisions), hints. (Inaccuracies are in the list of moves: four columns fit a phone.)"""
+    columns = ("mistakes", "blunders", "average_loss", "hints")
     head = el("tr", {}, el("th", {}, text(cat.text("reviewing.player"))),
-              *[el("th", {}, text(cat.text(f"reviewing.heading.{name}"))) for name in columns])
+              *[el("th", {"title": cat.text("reviewing.average_loss_help") if name == "average_loss" else None},
+                   text(cat.text(f"reviewing.heading.{name}"))) for name in columns])
     rows = []
     for seat in seats:
         k = seat["seat"]
