@@ -294,3 +294,23 @@ def test_review_settings_that_are_not_settings_refuse_to_start(tmp_path):
         with pytest.raises(OptionError):
             create_app(SQLiteStore(tmp_path / "meeple.db"), BotPool(executor=ThreadPoolExecutor(1)),
                        config=ServerConfig(review=review))
+
+
+def test_a_review_that_fails_says_so_and_a_new_request_starts_it_again(client, monkeypatch):
+    from meeple.server import reviews
+
+    finished_table(client, "triqueta", 2)
+    working = reviews.review_record
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the workers broke")
+
+    monkeypatch.setattr(reviews, "review_record", broken)
+    assert client.post("/api/tables/done-table/review").json()["status"] in ("running", "failed")
+    deadline = time.monotonic() + DEADLINE
+    while (found := client.get("/api/tables/done-table/review").json())["status"] != "failed":
+        assert time.monotonic() < deadline, found
+        time.sleep(0.02)
+    assert hub_of(client).store.load_review("done-table") is None
+    monkeypatch.setattr(reviews, "review_record", working)
+    check_review(reviewed(client, "done-table")["review"], client.get("/api/tables/done-table/record").json())

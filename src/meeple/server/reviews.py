@@ -131,8 +131,11 @@ class Reviews:
         """Start the table's review unless it is stored or running (then as `status`)."""
         found = await self.status(table)
         table_id = table.row.id
-        if found["status"] not in ("none", "failed"):
+        if found["status"] == "done":
             return found
+        job = self.jobs.get(table_id)  # (looked at again: another request may have started it meanwhile)
+        if job is not None and not job.failed:
+            return {"status": "running", "done": job.done, "total": job.total}
         running = sum(not job.failed for job in self.jobs.values())
         if running >= self.hub.config.reviews_running:
             raise Limited("reviews_busy", f"this server runs at most {self.hub.config.reviews_running} "
@@ -161,8 +164,12 @@ class Reviews:
         except asyncio.CancelledError:
             throttled.stopped.set()
             raise
-        except (MeepleError, Refused, Stopped, RuntimeError) as exc:
+        except (MeepleError, Refused, RuntimeError) as exc:  # (a stopped review, broken workers)
             log.warning("meeple: the review of table %s failed: %s", table_id, exc)
+            job.failed = True
+            return
+        except Exception:  # a bug: the table may ask again, and nothing stays "running" for ever
+            log.exception("meeple: the review of table %s failed", table_id)
             job.failed = True
             return
         if self.jobs.get(table_id) is job:
