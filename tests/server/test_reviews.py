@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from meeple.ai.review import LABELS
+from meeple.ai.review import LABELS, review_record
 from meeple.core.record import GameRecord
 from meeple.core.registry import load
 from meeple.server.app import create_app
@@ -300,7 +300,6 @@ def test_a_review_that_fails_says_so_and_a_new_request_starts_it_again(client, m
     from meeple.server import reviews
 
     finished_table(client, "triqueta", 2)
-    working = reviews.review_record
 
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("the workers broke")
@@ -312,5 +311,5 @@ def test_a_review_that_fails_says_so_and_a_new_request_starts_it_again(client, m
         assert time.monotonic() < deadline, found
         time.sleep(0.02)
     assert hub_of(client).store.load_review("done-table") is None
-    monkeypatch.setattr(reviews, "review_record", working)
+    monkeypatch.setattr(reviews, "review_record", review_record)
     check_review(reviewed(client, "done-table")["review"], client.get("/api/tables/done-table/record").json())
