@@ -5,11 +5,13 @@ phone (390 × 844), in English and Traditional Chinese.
 
 It starts `meeple serve` on a free port over a throw-away database, opens the lobby in Debian's
 Chromium, creates a table of each game against bots as a player would, clicks the last offered
-move a few times, and saves `docs/images/web-<game>-<lang>-<size>.png`.
+move a few times, and saves `docs/images/web-<game>-<lang>-<size>.png`; and a finished game's
+review, `docs/images/web-review-en-<size>.png` (`screenshots.py review`: that one alone).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -64,7 +66,49 @@ def _play(page: Any, moves: int) -> None:
     page.wait_for_selector("#moves [data-action-id]", timeout=60_000)
 
 
+def _finished_game(url: str) -> dict[str, Any]:
+    """A Triqueta game of a person against a greedy bot, played to its end through the API (the
+    person's first legal move each turn): the person's seat."""
+    me: dict[str, Any] = httpx.post(f"{url}/api/tables", timeout=30, json={
+        "game": "triqueta", "players": 2, "name": "Ana", "seats": [{"kind": "human"}, {"kind": "bot"}]}).json()
+    auth = {"authorization": f"Bearer {me['credential']}"}
+    for _ in range(2000):
+        seen = httpx.get(f"{url}/api/tables/{me['table_id']}/state", headers=auth, timeout=30).json()
+        if seen["over"]:
+            return me
+        if seen["to_move"] != me["seat"]:
+            time.sleep(0.05)
+            continue
+        httpx.post(f"{url}/api/tables/{me['table_id']}/actions", headers=auth, timeout=30,
+                   json={"version": seen["version"], "action_id": seen["legal"][0]["id"]})
+    raise SystemExit("the game did not end")
+
+
+def _review(browser: Any, url: str) -> None:
+    """The review of a finished game (the server's default settings), the replay stepped to a
+    turning point from the chart: `docs/images/web-review-en-<size>.png`."""
+    me = _finished_game(url)
+    for size, (width, height) in SIZES.items():
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        page.goto(f"{url}/favicon.ico")  # the origin, for its local storage
+        page.evaluate("([key, value]) => localStorage.setItem(key, value)",
+                      [f"meeple:{me['table_id']}", json.dumps({"seats": {str(me["seat"]): me["credential"]}})])
+        page.goto(f"{url}/tables/{me['table_id']}")
+        page.wait_for_selector("[data-testid=game-over]")
+        if page.get_by_test_id("review-start").is_visible():
+            page.get_by_test_id("review-start").click()
+        page.wait_for_selector("[data-testid=review-chart]", timeout=600_000)
+        page.get_by_test_id("turning-point-2").click()
+        page.wait_for_timeout(500)
+        path = IMAGES / f"web-review-en-{size}.png"
+        page.locator("#review-panel").screenshot(path=str(path))
+        print(path.relative_to(IMAGES.parent.parent))
+        context.close()
+
+
 def main() -> None:
+    """All the pictures; `screenshots.py review` makes the review's alone."""
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if chromium is None:
         raise SystemExit("needs Debian's chromium (apt-get install chromium fonts-noto-cjk)")
@@ -73,7 +117,8 @@ def main() -> None:
         server, url = _serve(folder)
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
         try:
-            for lang in ("en", "zh-Hant"):
+            _review(browser, url)
+            for lang in ("en", "zh-Hant") if sys.argv[1:] != ["review"] else ():
                 for game in GAMES:
                     context = browser.new_context(viewport=dict(zip(("width", "height"), SIZES["laptop"], strict=True)))
                     context.add_cookies([{"name": "lang", "value": lang, "url": url}])

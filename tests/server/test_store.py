@@ -585,3 +585,44 @@ def test_versions_of_many_tables_in_one_read(store: Store) -> None:
     store.truncate_actions("t1", 2, 0)
     assert store.versions(["t1"]) == {"t1": 0}
     assert store.versions([]) == {}
+
+
+def test_hints_are_kept_in_order_once_each_and_an_undo_forgets_those_it_takes_back(store: Store) -> None:
+    store.create_table(make_table(hints=[1]))
+    assert store.load_table("t1").hints == [1]
+    store.append_action("t1", 2, {"type": "pass"})
+    store.add_hint("t1", 2)
+    store.add_hint("t1", 0)
+    store.add_hint("t1", 2)  # asked again at the same move: noted once
+    assert store.load_table("t1").hints == [0, 1, 2]
+    store.truncate_actions("t1", 3, 1)
+    assert store.load_table("t1").hints == [0]
+    with pytest.raises(NoSuchTable):
+        store.add_hint("nope", 0)
+
+
+def test_a_review_is_kept_replaced_and_read_back_exactly(store: Store) -> None:
+    store.create_table(make_table())
+    assert store.load_review("t1") is None
+    review = {"format": "meeple-review", "moves": [{"index": 0, "label": "best", "luck": -0.125}],
+              "words": {"zh-Hant": "第 1 手 ☃"}}
+    store.save_review("t1", review)
+    assert store.load_review("t1") == review
+    store.save_review("t1", {**review, "moves": []})
+    assert store.load_review("t1") == {**review, "moves": []}
+    with pytest.raises(NoSuchTable):
+        store.load_review("nope")
+    with pytest.raises(NoSuchTable):
+        store.save_review("nope", review)
+
+
+def test_a_closed_table_takes_no_hint_but_keeps_and_takes_its_review(store: Store) -> None:
+    store.create_table(make_table(created=1.0))
+    store.save_review("t1", {"moves": [1]})
+    store.touch({"t1": 1.0})
+    assert store.close_idle(before=2.0) == ["t1"]
+    with pytest.raises(TableClosed):
+        store.add_hint("t1", 0)
+    assert store.load_review("t1") == {"moves": [1]}
+    store.save_review("t1", {"moves": [2]})
+    assert store.load_review("t1") == {"moves": [2]}

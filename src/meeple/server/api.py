@@ -1,4 +1,5 @@
-"""The HTTP API under /api (docs/server.md): games, tables, seats, moves, chat, records. Acting
+"""The HTTP API under /api (docs/server.md): games, tables, seats, moves, chat, records, reviews
+and hints. Acting
 for a seat needs its credential as `Authorization: Bearer <credential>`."""
 
 from __future__ import annotations
@@ -12,7 +13,18 @@ from meeple.core.registry import usable_games
 from meeple.server.inbound import StrictRoute
 from meeple.server.limits import Limits, client_key
 from meeple.server.live import LiveTable
-from meeple.server.models import Act, Chat, CreateTable, GameInfo, JoinTable, TableCreated, TableInfo, Undo, UrlWhole
+from meeple.server.models import (
+    Act,
+    Chat,
+    CreateTable,
+    GameInfo,
+    HintRequest,
+    JoinTable,
+    TableCreated,
+    TableInfo,
+    Undo,
+    UrlWhole,
+)
 from meeple.server.refused import Refused
 from meeple.server.tables import Hub
 
@@ -102,5 +114,31 @@ def router(hub: Hub, limits: Limits) -> APIRouter:
         if not (table.state.is_terminal or table.row.closed):
             raise Refused("not_over", "the record is available when the game is over", 409)
         return table.record().to_json()
+
+    async def reader(table: LiveTable, auth: HTTPAuthorizationCredentials | None) -> None:
+        """A review is for the table's seats and spectators: without a credential, a spectator;
+        with one, it must be a seat's of this table."""
+        if auth is not None:
+            await seat(table, auth)
+
+    @api.post("/api/tables/{table_id}/review", summary="Review the finished game (worked out once, then stored)")
+    async def start_review(table_id: str, auth: Credential, caller: Request) -> dict[str, Any]:
+        table = await table_or_404(table_id)
+        await reader(table, auth)
+        await limits.review(client_key(caller.client))
+        return await hub.reviews.start(table)
+
+    @api.get("/api/tables/{table_id}/review", summary="The review's progress, or the review once done")
+    async def review(table_id: str, auth: Credential) -> dict[str, Any]:
+        table = await table_or_404(table_id)
+        await reader(table, auth)
+        return await hub.reviews.status(table)
+
+    @api.post("/api/tables/{table_id}/hint", summary="A hint for your move, at a table where the others are bots")
+    async def hint(table_id: str, request: HintRequest, auth: Credential, caller: Request) -> dict[str, Any]:
+        table = await table_or_404(table_id)
+        me = await seat(table, auth)
+        await limits.review(client_key(caller.client))
+        return await hub.reviews.hint(table, me, request.version)
 
     return api

@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from meeple.core.errors import DataError
+from meeple.core.errors import DataError, OptionError
 from meeple.server import api, sockets
 from meeple.server.botpool import BotPool
 from meeple.server.collector import collect_now_and_then
@@ -114,13 +114,14 @@ def create_app_from_environment() -> FastAPI:
     """The factory `meeple serve` hands to uvicorn: the configuration `meeple serve` put in the
     environment (`meeple.server.config`), else the defaults (a SQLite file meeple.db in the
     working directory, one process). A store or Redis that cannot be opened ends the process
-    with one line, not a traceback; so does a data set (`--data`) that fails its game's checks."""
-    config = ServerConfig.from_environment()
+    with one line, not a traceback; so does a data set (`--data`) that fails its game's checks,
+    and review settings (MEEPLE_REVIEW) that are not settings."""
     try:
+        config = ServerConfig.from_environment()
         fanout = open_fanout(config.redis)
         store = open_store(config.db)
         app = create_app(store, config=config, fanout=fanout)
-    except (StoreError, FanoutError, DataError) as exc:
+    except (StoreError, FanoutError, DataError, OptionError, ValueError) as exc:
         print(f"meeple: error: {exc}", file=sys.stderr)
         raise SystemExit(2) from None
     tune_collector()

@@ -1,6 +1,8 @@
 """Bots move on the server in worker processes, so a search never blocks the event loop (the
 workers also decide, after each person's move, whether it revealed anything, for undo).
 
+Game reviews and hints run here too (`meeple.server.reviews`), a move per task.
+
 A worker is handed what a bot may know and nothing more: the game, the seat, and the sample of
 the seat's `Observation` (a state in which everything hidden from the seat has been re-dealt),
 never the table's real state. Each decision draws from a random stream fixed by the table, the
@@ -17,6 +19,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from meeple.ai.bots import make_bot
+from meeple.ai.review import ReviewSettings, hint
 from meeple.core.observation import Observation
 from meeple.core.registry import load
 from meeple.core.rng import Rng
@@ -61,17 +64,25 @@ class BotPool:
         self.workers = workers or max(1, min(2, os.cpu_count() or 1))
         self.executor = executor  # started on first use: a server without bots starts no process
 
-    async def choose(self, game_name: str, sample: dict[str, Any], seat: int, spec: str, seed: int) -> dict[str, Any]:
+    def pool(self) -> Executor:
+        """The workers, started on first use (a game review submits its moves here too)."""
         if self.executor is None:
             self.executor = self._start()
+        return self.executor
+
+    async def choose(self, game_name: str, sample: dict[str, Any], seat: int, spec: str, seed: int) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, decide, game_name, sample, seat, spec, seed)
+        return await loop.run_in_executor(self.pool(), decide, game_name, sample, seat, spec, seed)
 
     async def revealed(self, game_name: str, before: dict[str, Any], action: dict[str, Any]) -> bool:
-        if self.executor is None:
-            self.executor = self._start()
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, revealed, game_name, before, action)
+        return await loop.run_in_executor(self.pool(), revealed, game_name, before, action)
+
+    async def hint(self, sample: dict[str, Any], seat: int, settings: ReviewSettings, seed: int) -> dict[str, Any]:
+        """The review estimator's preferred move for `seat` and its chance, from the seat's
+        observation sample (never the table's real state)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.pool(), hint, sample, seat, settings, seed)
 
     def _start(self) -> ProcessPoolExecutor:
         spawn = multiprocessing.get_context("spawn")

@@ -293,6 +293,7 @@ class Commands:
             hub.upkeep.touch(table)
             taken = table.version - keep
             del table.row.actions[keep:]
+            table.row.hints = [index for index in table.row.hints if index < keep]  # as the store did
             del table.marks[len(table.marks) - taken:]
             table.state = state
             table.last_mover = None

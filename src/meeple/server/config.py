@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 #: The environment variable `meeple serve` hands the configuration through.
 CONFIG_VARIABLE = "MEEPLE_SERVER_CONFIG"
+#: The environment variable an operator (or a test) may set the review settings with, as JSON.
+REVIEW_VARIABLE = "MEEPLE_REVIEW"
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,13 @@ class ServerConfig:
     #: kept; a loaded table nobody uses leaves memory after `unload_seconds` (15 at least).
     idle_close_seconds: int = 6 * 3600
     unload_seconds: int = 30
+    #: Game reviews and hints (`meeple.server.reviews`): reviews running at once, server-wide (a
+    #: review is one worker task per move); review and hint requests per client per minute; what
+    #: the estimator spends (`ReviewSettings` fields over its defaults; {} for the defaults). The
+    #: environment variable MEEPLE_REVIEW may give the settings as JSON when `meeple serve` starts.
+    reviews_running: int = 2
+    review_requests_per_minute: int = 30
+    review: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self))
@@ -74,6 +83,14 @@ class ServerConfig:
 
     @classmethod
     def from_environment(cls) -> ServerConfig:
-        """The configuration `meeple serve` handed over, else the defaults."""
+        """The configuration `meeple serve` handed over, else the defaults; MEEPLE_REVIEW, when
+        set, is the review settings (ValueError if it is not a JSON object)."""
         text = os.environ.get(CONFIG_VARIABLE)
-        return cls.from_json(text) if text else cls()
+        config = cls.from_json(text) if text else cls()
+        review = os.environ.get(REVIEW_VARIABLE)
+        if review:
+            settings = json.loads(review)
+            if not isinstance(settings, dict):
+                raise ValueError(f"{REVIEW_VARIABLE} must be a JSON object of review settings")
+            config = replace(config, review=settings)
+        return config

@@ -97,6 +97,7 @@ class Following:
             log.warning("meeple: cannot reload table %s: %s", table.row.id, exc)
             return
         table.checked = time.monotonic()
+        table.row.hints = row.hints  # hints asked for through another process
         told = False
         if row.seats != table.row.seats or row.clock_state != table.row.clock_state or row.closed != table.row.closed:
             table.row.seats, table.row.clock_state, table.row.closed = row.seats, row.clock_state, row.closed

@@ -1,6 +1,6 @@
 """A limit on every door a client can knock on, each set by the operator (`ServerConfig`,
 docs/server.md, "Limits"): join-code attempts, table creations, open tables, live connections,
-tables with only bots. Chat lines per seat are limited by the Hub with the same counters.
+tables with only bots, review and hint requests. Chat lines per seat are limited by the Hub with the same counters.
 
 A client is its address (`meeple.server.proxies` decides it); an IPv6 client is its /64
 network, which one subscriber usually holds whole. With `--redis` the rates and the open tables
@@ -82,6 +82,14 @@ class Limits:
         self.joins = Rate(counters, config.join_attempts_per_client, JOIN_WINDOW, "join")
         self.table_joins = Rate(counters, config.join_attempts_per_table, JOIN_WINDOW, "table-join")
         self.creations = Rate(counters, config.tables_per_window, config.create_window, "create")
+        self.reviews = Rate(counters, config.review_requests_per_minute, 60.0, "review")
+
+    async def review(self, client: str) -> None:
+        """Count a request for a review or a hint (each may set the workers to work)."""
+        wait = await self.reviews.take(client)
+        if wait is not None:
+            raise Limited("too_many", f"at most {self.reviews.limit} review and hint requests a minute: "
+                                      "try again later", wait)
 
     async def join(self, client: str, table_id: str) -> None:
         """Count a join attempt at `table_id` (any attempt: a right code is refused too while

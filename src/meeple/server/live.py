@@ -59,6 +59,8 @@ class LiveTable:
     #: The score previews of the current state: (the state they were worked out on, the seat,
     #: move id -> change), so the connections of one seat in several languages share the work.
     previews: tuple[State[Any], int, dict[int, int | None]] | None = None
+    #: The hint being worked out or given at this table: (the version it is for, its answer).
+    hint: tuple[int, asyncio.Future[dict[str, Any]]] | None = None
 
     @property
     def busy(self) -> bool:
@@ -140,8 +142,10 @@ def seat_label(seat: SeatRow) -> str:
 
 
 def record_of(row: TableRow) -> GameRecord:
-    """A table's game record as clients get it: its options name data sets, never paths."""
+    """A table's game record as clients get it: its options name data sets, never paths; its
+    hints are the actions made after a hint (one asked for the move still to come is not yet one)."""
     return GameRecord(
         game=row.game, num_players=row.num_players, seed=row.seed, options=dict(row.options),
         players=[seat_label(s) for s in row.seats], actions=list(row.actions),
+        hints=sorted(index for index in set(row.hints) if index < len(row.actions)),
     )

@@ -148,6 +148,12 @@ class Hello(Strict):
     render: Literal["en", "zh-Hant"] | None = None
 
 
+class HintRequest(Strict):
+    """A hint for the seat to move, at the version (move number) it saw."""
+
+    version: Whole
+
+
 class Leave(Strict):
     type: Literal["leave"] = "leave"
 

@@ -94,6 +94,19 @@ MIGRATIONS: list[tuple[str, ...]] = [
         "CREATE INDEX tables_lobby ON tables (created) WHERE public AND NOT finished AND NOT closed",
         "CREATE INDEX tables_idle ON tables (touched) WHERE NOT finished AND NOT closed",
     ),
+    # 3: the moves a player asked a hint for (at a table of bots), and each finished game's review.
+    (
+        """CREATE TABLE hints (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            idx INTEGER NOT NULL,
+            PRIMARY KEY (table_id, idx)
+        )""",
+        """CREATE TABLE reviews (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id),
+            review TEXT NOT NULL,
+            saved DOUBLE PRECISION NOT NULL
+        )""",
+    ),
 ]
 
 #: Seconds a call waits for a working connection before it fails with StoreUnavailable.

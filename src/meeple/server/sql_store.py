@@ -4,7 +4,7 @@ decoding of rows, and the bookkeeping of migrations. A dialect beside it (`SQLit
 placeholders, how a write locks its table, where a table's version and clocks live, and the
 few statements only its database can say (an upsert, a batch update).
 
-Both schemas have the same tables (`tables`, `seats`, `actions`, `chat`) with the same column
+Both schemas have the same tables (`tables`, `seats`, `actions`, `chat`, `hints`, `reviews`) with the same column
 names; booleans are bound as Python bools (SQLite stores 1 and 0), and every JSON value is
 stored as compact JSON text (`dumps`), so a record reads back exactly as it was written.
 """
@@ -168,6 +168,7 @@ class SQLStore(Store, Generic[C]):
                         for s in table.seats])
             self._many(conn, "INSERT INTO actions VALUES (?, ?, ?)",
                        [(table.id, i, dumps(a)) for i, a in enumerate(table.actions)])
+            self._many(conn, "INSERT INTO hints VALUES (?, ?)", [(table.id, i) for i in sorted(set(table.hints))])
 
     def _insert(self, conn: C, into: str, columns: dict[str, Any]) -> None:
         """One row of `columns` into the table named `into`."""
@@ -190,7 +191,10 @@ class SQLStore(Store, Generic[C]):
             ).fetchall()
             actions = self._run(conn, "SELECT action FROM actions WHERE table_id = ? ORDER BY idx",
                                 (table_id,)).fetchall()
-        return _table_row(row, [self._seat(s) for s in seats], actions)
+            hints = self._run(conn, "SELECT idx FROM hints WHERE table_id = ? ORDER BY idx", (table_id,)).fetchall()
+        table = _table_row(row, [self._seat(s) for s in seats], actions)
+        table.hints = [int(h[0]) for h in hints]
+        return table
 
     def table_ids(self, open_only: bool = False) -> list[str]:
         where = f" WHERE {self.OPEN}" if open_only else ""
@@ -258,6 +262,7 @@ class SQLStore(Store, Generic[C]):
             if not 0 <= keep <= version:
                 raise StoreError(f"cannot keep {keep} of {version} actions of table {table_id!r}")
             self._run(conn, "DELETE FROM actions WHERE table_id = ? AND idx >= ?", (table_id, keep))
+            self._run(conn, "DELETE FROM hints WHERE table_id = ? AND idx >= ?", (table_id, keep))
             self._moved(conn, table_id, keep, None)
         return keep
 
@@ -269,6 +274,24 @@ class SQLStore(Store, Generic[C]):
     def set_clock_state(self, table_id: str, clock_state: dict[str, Any]) -> None:
         with self._tx(f"set clock of {table_id!r}") as conn:
             self._set_clock(conn, table_id, clock_state)
+
+    def add_hint(self, table_id: str, index: int) -> None:
+        with self._tx(f"note a hint on {table_id!r}") as conn:
+            self._lock_open(conn, table_id)
+            self._run(conn, "INSERT INTO hints VALUES (?, ?) ON CONFLICT DO NOTHING", (table_id, index))
+
+    def save_review(self, table_id: str, review: dict[str, Any]) -> None:
+        with self._tx(f"keep the review of {table_id!r}") as conn:
+            self._require_table(conn, table_id)
+            self._run(conn, "INSERT INTO reviews VALUES (?, ?, ?) ON CONFLICT (table_id) DO UPDATE"
+                            " SET review = excluded.review, saved = excluded.saved",
+                      (table_id, dumps(review), time.time()))
+
+    def load_review(self, table_id: str) -> dict[str, Any] | None:
+        with self._tx(f"read the review of {table_id!r}", write=False) as conn:
+            self._require_table(conn, table_id)
+            row = self._run(conn, "SELECT review FROM reviews WHERE table_id = ?", (table_id,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
 
     def add_chat(self, table_id: str, seat: int | None, name: str, text: str, at: float) -> ChatRow:
         with self._tx(f"chat on {table_id!r}") as conn:

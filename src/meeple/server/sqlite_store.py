@@ -88,6 +88,19 @@ MIGRATIONS: list[tuple[str, ...]] = [
         "CREATE INDEX tables_lobby ON tables (created) WHERE public = 1 AND finished = 0 AND closed = 0",
         "CREATE INDEX tables_idle ON tables (touched) WHERE finished = 0 AND closed = 0",
     ),
+    # 4: the moves a player asked a hint for (at a table of bots), and each finished game's review.
+    (
+        """CREATE TABLE hints (
+            table_id TEXT NOT NULL REFERENCES tables(id),
+            idx INTEGER NOT NULL,
+            PRIMARY KEY (table_id, idx)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE reviews (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id),
+            review TEXT NOT NULL,
+            saved REAL NOT NULL
+        ) WITHOUT ROWID""",
+    ),
 ]
 
 BUSY_TIMEOUT_MS = 10_000  # how long a writer waits for another writer before giving up

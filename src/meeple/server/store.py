@@ -71,6 +71,8 @@ class TableRow:
     actions: list[dict[str, Any]] = field(default_factory=list)  # the record's actions, in order
     public: bool = False  # anyone may take a free seat from the lobby, without the join code
     closed: bool = False  # closed for want of use (its record kept; no more moves)
+    #: The indices of the actions whose mover had asked for a hint (see `add_hint`), sorted.
+    hints: list[int] = field(default_factory=list)
 
     @property
     def version(self) -> int:
@@ -166,6 +168,22 @@ class Store(ABC):
     @abstractmethod
     def set_clock_state(self, table_id: str, clock_state: dict[str, Any]) -> None:
         """Store the clocks (a turn starting, a seat timing out)."""
+
+    @abstractmethod
+    def add_hint(self, table_id: str, index: int) -> None:
+        """Note that the seat to make action `index` asked for a hint before making it (once:
+        asking again changes nothing); TableClosed if the table is closed. An undo back past
+        `index` (`truncate_actions`) forgets it with the action."""
+
+    @abstractmethod
+    def save_review(self, table_id: str, review: dict[str, Any]) -> None:
+        """Keep the review of the table's finished game (the JSON of `meeple.ai.review.Review`),
+        replacing any kept before. A finished game never changes, so neither does its review,
+        and a closed table may still be reviewed."""
+
+    @abstractmethod
+    def load_review(self, table_id: str) -> dict[str, Any] | None:
+        """The review `save_review` kept, or None; NoSuchTable if there is no such table."""
 
     @abstractmethod
     def add_chat(self, table_id: str, seat: int | None, name: str, text: str, at: float) -> ChatRow:

@@ -7,7 +7,8 @@ pages use; the work behind it is split by job:
 - `meeple.server.telling`: each connection's messages, the log, chat lines, presence;
 - `meeple.server.running`: bots and clocks, in the process that holds the table's lease;
 - `meeple.server.following`: other processes' changes, the sweep for orphaned tables;
-- `meeple.server.upkeep`: unused tables leave memory, idle ones close.
+- `meeple.server.upkeep`: unused tables leave memory, idle ones close;
+- `meeple.server.reviews`: a finished game's review, and hints at tables of bots.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from meeple.server.live import Connection, LiveTable, record_of
 from meeple.server.lobby import LOBBY_SIZE, listed, table_info
 from meeple.server.models import CreateTable, JoinTable, TableCreated, TableInfo
 from meeple.server.refused import Refused, closed_refusal
+from meeple.server.reviews import Reviews
 from meeple.server.running import Running
 from meeple.server.store import Store, StoreError, StoreUnavailable, TableClosed
 from meeple.server.telling import Telling
@@ -74,6 +76,7 @@ class Hub:
         self.running = Running(self)
         self.following = Following(self)
         self.upkeep = Upkeep(self)
+        self.reviews = Reviews(self)
         self._store_thread: ThreadPoolExecutor | None = None
         self._background: set[asyncio.Task[None]] = set()
 

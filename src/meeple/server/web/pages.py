@@ -1,4 +1,5 @@
-"""The pages: the lobby (`/`), a table (`/tables/{id}`) and a finished game's replay fragments.
+"""The pages: the lobby (`/`), a table (`/tables/{id}`) and a finished game's replay and review
+fragments.
 
 Pages are Jinja2 templates filled on the server; everything that changes during a game arrives
 over the table's WebSocket as HTML fragments (see `render`). The language is the `lang` cookie
@@ -7,6 +8,7 @@ over the table's WebSocket as HTML fragments (see `render`). The language is the
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,7 @@ from meeple.server.datasets import DataSets
 from meeple.server.models import TableInfo, UrlWhole
 from meeple.server.tables import Hub, Refused
 from meeple.server.web.render import LANGUAGES, catalog, player_names, rules, seat_name
+from meeple.server.web.review import review_html
 
 STATIC = Path(__file__).parent / "static"
 #: The templates ship with the package: loaded once, never looked at on disk again (Jinja's
@@ -152,5 +155,15 @@ def router(hub: Hub) -> APIRouter:
         cat = catalog(live.row.game, language(request))
         cat.player_names = player_names(live.seats_public(), cat)  # the players' names, never "P0"
         return HTMLResponse(board_for(live.row.game)(state.view(None), None, [], cat))
+
+    @pages.get("/tables/{table_id}/review", response_class=HTMLResponse)
+    async def review(request: Request, table_id: str) -> HTMLResponse:
+        """The stored review of a finished game in the page's language (meeple.server.web.review)."""
+        live = await hub.get(table_id)
+        stored = await hub.reviews.stored_review(live)
+        before = await hub.reviews.views(live)
+        html = await asyncio.to_thread(review_html, live.row.game, stored, before, live.seats_public(),
+                                       language(request))
+        return HTMLResponse(html)
 
     return pages

@@ -30,7 +30,7 @@ def catalog(game: str, lang: str) -> Catalog:
     return Catalog(["meeple.server.web", *game_plugin(game).catalogs], lang)
 
 
-def _label(game: str, action: dict[str, Any], cat: Catalog, view: View) -> str:
+def move_label(game: str, action: dict[str, Any], cat: Catalog, view: View) -> str:
     return game_plugin(game).text().action_label(action, cat, view=view)
 
 
@@ -70,7 +70,7 @@ def fragments(game: str, message: dict[str, Any], lang: str) -> dict[str, str]:
         # (a short word: the drawings leave room for "Your turn" only).
         cat.messages["web.your_turn"] = cat.text("web.waiting_short")
     legal: list[dict[str, Any]] = message["legal"]
-    buttons = [el("button", {**move(m["id"], label := _label(game, m["action"], cat, view)), "type": "button",
+    buttons = [el("button", {**move(m["id"], label := move_label(game, m["action"], cat, view)), "type": "button",
                              "data_preview": preview(label, m.get("score_change"), cat)},
                   text(label)) for m in legal]
     told = [*message.get("history", []), *message["events"]]

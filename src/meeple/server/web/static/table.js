@@ -142,6 +142,7 @@ function show(seat) {
   const status = message.html.status && new DOMParser().parseFromString(message.html.status, "text/html").body.textContent;
   $("status").textContent = status;
   $("undo").hidden = !message.can_undo;
+  showHint(seat, message);
   $("leave").hidden = seat === "watch" || message.over;
   const waiting = message.status === "waiting";
   $("invite").hidden = !waiting || !saved().join_code;
@@ -170,8 +171,44 @@ function finish(message) {
   $("record").href = `/api/tables/${tableId}/record`;
   $("record").download = `${root.dataset.game}-${tableId}.json`;
   replay.total = message.version;
-  if (replay.at === null) replayTo(message.version);
+  if (replay.at === null) { replayTo(message.version); reviewStep("GET"); }
 }
+
+// Hints while learning: at a table where every other seat is a bot, the seat to move may ask the
+// review's estimator for its preferred move. The answer is this seat's alone (never sent to the others).
+const hinted = { version: null };
+function showHint(seat, message) {
+  const others = (message.seats || []).filter((s) => s.seat !== seat);
+  const allBots = others.length > 0 && others.every((s) => s.kind === "bot" || s.bot);
+  const can = seat !== "watch" && !message.over && message.status === "playing" && message.to_move === seat
+    && allBots && (message.legal || []).length > 1;
+  $("hint").hidden = !can;
+  if (hinted.version !== message.version) { $("hint-answer").hidden = true; hinted.version = null; }
+}
+$("hint").addEventListener("click", async () => {
+  const message = latest.get(shown);
+  const credential = saved().seats?.[shown];
+  if (!message || !credential) return;
+  $("hint").disabled = true;
+  $("hint-answer").hidden = false;
+  $("hint-answer").textContent = labels.thinking;
+  try {
+    const answer = await fetch(`/api/tables/${tableId}/hint`, { method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${credential}` },
+      body: JSON.stringify({ version: message.version }) });
+    const body = await answer.json().catch(() => ({}));
+    if (latest.get(shown)?.version !== message.version) return;  // the table moved on meanwhile
+    if (!answer.ok) { $("hint-answer").hidden = true; say(refusal(body.code)); return; }
+    const button = $("moves").querySelector(`[data-action-id="${body.best_action_id}"]`);
+    for (const old of $("moves").querySelectorAll(".hinted")) old.classList.remove("hinted");
+    button?.classList.add("hinted");
+    hinted.version = message.version;
+    $("hint-answer").textContent = labels.hint_answer.replace("{move}", button?.textContent || "")
+      .replace("{chance}", Math.round(body.best_chance * 100));
+  } finally {
+    $("hint").disabled = false;
+  }
+});
 
 // Two-click moves: elements with data-needs wait until their data-pick is chosen.
 function refreshPicks() {
@@ -265,11 +302,80 @@ $("chat-form").addEventListener("submit", (event) => {
 // Replay of a finished game, move by move, from spectator views rendered by the server.
 const replay = { at: null, total: 0 };
 async function replayTo(n) {
-  replay.at = Math.max(0, Math.min(replay.total, n));
-  const answer = await fetch(`/tables/${tableId}/replay/${replay.at}`);
+  const at = replay.at = Math.max(0, Math.min(replay.total, n));
+  markReviewed(at);
+  const answer = await fetch(`/tables/${tableId}/replay/${at}`);
+  if (replay.at !== at) return;  // a later step was asked for meanwhile: it draws its own board
   if (answer.ok) $("replay-board").innerHTML = await answer.text();
-  $("replay-at").textContent = $("replay-label").innerHTML.replace("{n}", replay.at).replace("{total}", replay.total);
+  $("replay-at").textContent = $("replay-label").innerHTML.replace("{n}", at).replace("{total}", replay.total);
+  $("replay").dataset.at = at;  // for scripts and tests: the move the replay shows
 }
+
+// The review of the finished game: asked for once (the server stores it), its progress polled,
+// then shown beside the replay; a click on the chart, a turning point or a move steps the replay there.
+async function reviewStep(method) {
+  const answer = await fetch(`/api/tables/${tableId}/review`, { method });
+  const body = await answer.json().catch(() => ({}));
+  const start = $("review-start");
+  if (!answer.ok) {
+    $("review-progress-area").hidden = true;
+    start.hidden = false;
+    start.disabled = false;
+    if (method === "POST") $("review-message").textContent = refusal(body.code);
+    return;
+  }
+  if (body.status === "done") { await showReview(); return; }
+  if (body.status === "none" || body.status === "failed") {
+    $("review-progress-area").hidden = true;
+    start.hidden = false;
+    start.disabled = false;
+    if (body.status === "failed") $("review-message").textContent = labels.review_failed;
+    return;
+  }
+  start.hidden = true;
+  $("review-progress-area").hidden = false;
+  $("review-progress").max = Math.max(1, body.total);
+  $("review-progress").value = body.done;
+  $("review-progress-text").textContent = labels.reviewing.replace("{done}", body.done).replace("{total}", body.total);
+  setTimeout(() => reviewStep("GET"), 500);
+}
+async function showReview() {
+  const answer = await fetch(`/tables/${tableId}/review`);
+  if (!answer.ok) { $("review-start").hidden = false; return; }
+  $("review").innerHTML = await answer.text();
+  $("review-start").hidden = true;
+  $("review-progress-area").hidden = true;
+  $("review-message").textContent = "";
+  $("review-panel").hidden = false;
+  $("review-replay").append($("replay"));  // the replay moves beside the chart
+  markReviewed(replay.at);
+}
+// The move on display in the replay, marked in the chart and the list of moves.
+function markReviewed(at) {
+  for (const el of $("review").querySelectorAll(".current")) { el.classList.remove("current"); el.removeAttribute("aria-current"); }
+  for (const el of $("review").querySelectorAll(`.hit[data-move="${at}"], .review-moves [data-move="${at}"]`)) {
+    el.classList.add("current");
+    if (el.tagName === "BUTTON") el.setAttribute("aria-current", "step");
+  }
+  const item = $("review").querySelector(".review-moves .current");
+  const list = item?.closest(".review-moves");
+  if (item && list) list.scrollTop = item.offsetTop - list.offsetTop - list.clientHeight / 2;
+}
+$("review-start").addEventListener("click", () => {
+  $("review-start").disabled = true;
+  $("review-message").textContent = "";
+  reviewStep("POST");
+});
+function jump(target) {
+  const step = target.closest?.("[data-move]");
+  if (!step || !$("review").contains(step)) return false;
+  replayTo(Number(step.dataset.move));
+  return true;
+}
+$("review").addEventListener("click", (event) => jump(event.target));
+$("review").addEventListener("keydown", (event) => {
+  if ((event.key === "Enter" || event.key === " ") && event.target.closest?.("g.turn") && jump(event.target)) event.preventDefault();
+});
 $("replay-prev").addEventListener("click", () => replayTo(replay.at - 1));
 $("replay-next").addEventListener("click", () => replayTo(replay.at + 1));
 
