@@ -9,11 +9,13 @@ import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 import meeple
 from meeple.ai.bots import make_bot
 from meeple.ai.match import play_game
 from meeple.ai.review import Review
+from meeple.cli import app
 from meeple.cli.app import main
 from meeple.core.record import GameRecord
 
@@ -52,7 +54,7 @@ def test_review_json_is_one_object_with_an_entry_per_action(game_file):
 
 
 def test_review_shows_a_table_the_turning_points_and_a_summary(game_file, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setattr(app, "console", Console(width=200))  # the module's console keeps its first width
     code, out, err = run("review", str(game_file), "--quick", "--workers", "1")
     assert code == 0, err
     for words in ("Review of Triominos", "move played", "preferred move", "Chance of winning across the game",
@@ -64,7 +66,7 @@ def test_review_shows_a_table_the_turning_points_and_a_summary(game_file, monkey
 
 
 def test_review_plot_writes_a_png(game_file, tmp_path, monkeypatch):
-    monkeypatch.setenv("COLUMNS", "300")
+    monkeypatch.setattr(app, "console", Console(width=300))
     chart = tmp_path / "chances.png"
     code, out, err = run("review", str(game_file), "--quick", "--workers", "1", "--plot", str(chart))
     assert code == 0, err

@@ -389,7 +389,7 @@ def arena(
     else:
         _print_arena(result, players, seed)
         if plot is not None and plot_error is None:
-            console.print(f"ratings chart written to {plot}")
+            console.print(f"ratings chart written to {plot}", markup=False, highlight=False, soft_wrap=True)
     if plot_error is not None:
         raise OptionError(plot_error)
 
@@ -483,7 +483,7 @@ def review(
     else:
         console.print(review_screen(result, record, cat))
         if plot is not None and plot_error is None:
-            console.print(cat.text("review_table.plot_written", path=plot), markup=False, highlight=False)
+            console.print(cat.text("review_table.plot_written", path=plot), markup=False, highlight=False, soft_wrap=True)
     if plot_error is not None:
         raise OptionError(plot_error)
 
