@@ -15,6 +15,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from meeple.core.errors import OptionError
 from meeple.core.protocol import Game
 from meeple.core.registry import plugin_of
 from meeple.core.state import State
@@ -46,6 +47,37 @@ class RecallEncoder(Protocol):
         """What chance has shown `seat` that its view shows now, as `recall_size` integers."""
 
 
+@runtime_checkable
+class ActionSpace(Protocol):
+    """Another numbering of a game's actions for the env, offered by its encoder under a name
+    (the encoder's optional `action_spaces` dict): masks and actions are translated from and to
+    the engine's ids in the current position (from its public parts and the mover's legal ids)."""
+
+    size: int
+
+    def mask(self, state: Any, legal_ids: list[int]) -> npt.NDArray[np.int8]:
+        """A fresh int8 array of `size`, 1 exactly at the translations of `legal_ids`."""
+
+    def to_engine(self, state: Any, index: int) -> int:
+        """The engine id `index` stands for now (IllegalAction when it stands for none)."""
+
+
+ENGINE_ACTIONS = "engine"
+
+
+def action_space_of(game: Game[Any, Any], name: str) -> ActionSpace | None:
+    """The encoder's action space called `name`, None for the engine's own ids; OptionError
+    naming the choices for any other name."""
+    if name == ENGINE_ACTIONS:
+        return None
+    offered: Mapping[str, ActionSpace] = getattr(encoder(game), "action_spaces", {})
+    found = offered.get(name)
+    if found is None:
+        names = ", ".join([ENGINE_ACTIONS, *offered])
+        raise OptionError(f"{game.info.title} has no action space {name!r} (choose from: {names})")
+    return found
+
+
 @cache
 def encoder(game: Game[Any, Any]) -> Encoder:
     """The game's encoder, checked; OptionError when its plugin names none."""
@@ -74,9 +106,16 @@ def observe(state: State[Any], seat: int) -> npt.NDArray[np.float32]:
 
 def action_mask(state: State[Any], seat: int, size: int) -> npt.NDArray[np.int8]:
     """1 for each legal action id of `seat` (all 0 when it is not that seat's turn)."""
-    mask = np.zeros(size, dtype=np.int8)
     if state.current_player == seat:
-        mask[state.legal_action_ids()] = 1
+        return legal_mask(state.legal_action_ids(), size)
+    return np.zeros(size, dtype=np.int8)
+
+
+def legal_mask(legal_ids: list[int], size: int) -> npt.NDArray[np.int8]:
+    """A fresh int8 array of `size`, 1 at each of `legal_ids` (`put` takes the list as it is,
+    without the index array a fancy assignment builds first)."""
+    mask = np.zeros(size, dtype=np.int8)
+    mask.put(legal_ids, 1)
     return mask
 
 

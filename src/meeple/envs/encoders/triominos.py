@@ -43,6 +43,7 @@ from meeple.batch.triominos_layout import (
     TO_MOVE,
 )
 from meeple.envs.encoders.blocks import BlockCache
+from meeple.envs.encoders.triominos_actions import FACTORED
 from meeple.games.triominos.components import INDEX, NUM_TILES, shown
 from meeple.games.triominos.geometry import NUM_CELLS, cell_xyd
 
@@ -55,6 +56,10 @@ _DIR = {"up": 0, "down": 1}
 _FIELDS = itemgetter("x", "y", "dir", "corners", "tile")
 _CELL = itemgetter("x", "y", "dir")
 _DOWN_AT = (COVERED + 1) * AREA
+
+#: The env's optional action spaces (`env("triominos", action_space="factored")`): the engine's
+#: 258,779 ids make a mask that costs more than the observation, the factored one has 3,251.
+action_spaces = {"factored": FACTORED}
 
 
 def shape(num_players: int, options: Mapping[str, Any]) -> tuple[int, ...]:

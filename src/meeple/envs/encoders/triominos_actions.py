@@ -10,6 +10,9 @@ The layout (MAX_OPEN, the DRAW/PASS/STOP offsets, the slot order) is declared in
 `meeple.batch.triominos_layout`, which the batched simulator shares. MAX_OPEN = 58 can never be
 exceeded (proof there; random play: at most 46 seen over 3,000 rounds). Should a view ever hold
 more, ``factored_mask`` raises AssertionError rather than silently drop placements.
+
+``FACTORED`` is the same space as the PettingZoo env's optional action space, read from the
+state's public board and the mover's legal ids rather than from a view.
 """
 
 from __future__ import annotations
@@ -19,12 +22,30 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from meeple.batch.triominos_layout import FACTORED_DRAW, FACTORED_PASS, FACTORED_SIZE, FACTORED_STOP, MAX_OPEN
+from meeple.batch.triominos_layout import (
+    FACTORED_DRAW,
+    FACTORED_PASS,
+    FACTORED_SIZE,
+    FACTORED_STOP,
+    MAX_OPEN,
+    slot_order,
+)
+from meeple.core.errors import IllegalAction
 from meeple.games.triominos.actions import DRAW_ID
 from meeple.games.triominos.components import FIT, INDEX
-from meeple.games.triominos.geometry import NUM_WINDOW, UP, WINDOW_CELLS, WINDOW_INDEX, cell, cell_xyd
+from meeple.games.triominos.geometry import (
+    NUM_CELLS,
+    NUM_WINDOW,
+    ORIGIN,
+    UP,
+    WINDOW_CELLS,
+    WINDOW_INDEX,
+    cell,
+    cell_xyd,
+)
 
 if TYPE_CHECKING:
+    from meeple.games.triominos.state import TriominosState
     from meeple.games.triominos.view_types import TriominosView
 
 _DIR = {"up": 0, "down": 1}
@@ -108,3 +129,49 @@ def from_engine(view: TriominosView, engine_id: int) -> int:
     if where not in slots:
         raise ValueError(f"action {engine_id}: cell {where} is not an open cell of this view")
     return t * MAX_OPEN + slots.index(where)
+
+
+#: Per engine cell, its sort key among the slots (`slot_order`), so a board's slots sort in C.
+_SLOT_KEY: list[tuple[int, int]] = [slot_order(*cell_xyd(c)) for c in range(NUM_CELLS)]
+_OPENING_SLOTS = [ORIGIN]
+
+
+def _state_slots(state: TriominosState) -> list[int]:
+    """The open cells (engine cell ids) in slot order, read from the state's board (public):
+    the same order as `_slots` of the view; the opening cell alone on an empty board."""
+    board = state.board
+    if board.empty:
+        return _OPENING_SLOTS
+    return sorted(board.open, key=_SLOT_KEY.__getitem__)
+
+
+class FactoredActions:
+    """The factored space as an env's action space (`env("triominos", action_space="factored")`):
+    masks and actions read from the state's board and the mover's legal engine ids, the same as
+    `factored_mask` and `to_engine` of the mover's view."""
+
+    size = FACTORED_SIZE
+
+    def mask(self, state: TriominosState, legal_ids: list[int]) -> np.ndarray:
+        """int8 over the factored space, 1 at the factored index of each legal engine id."""
+        slot_of = {c: k for k, c in enumerate(_state_slots(state))}
+        out = np.zeros(FACTORED_SIZE, dtype=np.int8)
+        out.put([FACTORED_DRAW + i - DRAW_ID if i >= DRAW_ID
+                 else i // NUM_WINDOW * MAX_OPEN + slot_of[WINDOW_CELLS[i % NUM_WINDOW]] for i in legal_ids], 1)
+        return out
+
+    def to_engine(self, state: TriominosState, index: int) -> int:
+        """The engine id of factored `index` now; IllegalAction when it names no open cell."""
+        if not 0 <= index < FACTORED_SIZE:
+            raise IllegalAction("rules", f"factored action {index} is outside 0..{FACTORED_SIZE - 1}")
+        if index >= FACTORED_DRAW:
+            return DRAW_ID + index - FACTORED_DRAW
+        t, slot = divmod(index, MAX_OPEN)
+        slots = _state_slots(state)
+        if slot >= len(slots):
+            raise IllegalAction("M2", f"factored action {index}: slot {slot}, "
+                                      f"but the board has {len(slots)} open cells")
+        return t * NUM_WINDOW + WINDOW_INDEX[slots[slot]]
+
+
+FACTORED = FactoredActions()

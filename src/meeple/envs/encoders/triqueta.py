@@ -59,6 +59,7 @@ from meeple.games.triqueta.components import (
     TOWERS,
     TREE_TILES,
 )
+from meeple.games.triqueta.scoring import seat_points, with_face_down
 
 if TYPE_CHECKING:
     from meeple.games.triqueta.state import TriquetaState
@@ -107,17 +108,25 @@ def encode(view: TriquetaView, seat: int, num_players: int, options: Mapping[str
 def encode_state(state: TriquetaState, seat: int) -> np.ndarray:
     """The same vector as `encode(state.view(seat), ...)`, read from the fields that view copies
     (the observer's own hidden tokens; the drawn tokens only for the drawer, T4) without
-    building the view."""
-    scores = state.scores()
-    drawer_sees = seat == state.current and not state.over
-    return _encode(
-        seat, state.num_players, state.duo, min(state.round, TOWERS - 1) + 1, state.over, state.current_player,
-        state.rock, [len(t) for t in state.towers], len(state.gone), sum(1 for t in state.pending if t >= 0),
-        state.rows, state.pending if drawer_sees else None, state.used_kind if drawer_sees else None,
-        state.face_down[seat], state.returned[seat], state.points_with_face_down(seat),
-        [(state.out[s], state.trees[s], len(state.face_down[s]), len(state.returned[s]), scores[s], state.counts[s])
-         for s in range(state.num_players)],
-        state.winners())
+    building the view. The scores the view shows follow from fields already in the blocks'
+    keys (counts, rock, trees), so they are computed only when a block is made."""
+    n, over, rock = state.num_players, state.over, state.rock
+    current = state.current_player
+    live = -1 if current is None else current
+    counts, trees, face_down, returned = state.counts, state.trees, state.face_down, state.returned
+    winners = state.winners() if over else ()
+    blocks = [_seat_block_of(state.out[s], trees[s], len(face_down[s]), len(returned[s]), s in winners, s == rock,
+                             s == live, tuple(counts[s]))
+              for s in range(n)]
+    drawer_sees = seat == live
+    pending = state.pending
+    pend = _pending(tuple(pending), state.used_kind or None) if drawer_sees and pending else _NO_PENDING
+    own = _own_of(tuple(sorted(face_down[seat])), tuple(sorted(returned[seat])), tuple(counts[seat]), seat == rock,
+                  trees[seat])
+    header = (n, state.duo, min(state.round, TOWERS - 1) + 1, over, -1 if current is None else (current - seat) % n,
+              (rock - seat) % n, tuple(map(len, state.towers)), len(state.gone), sum(1 for t in pending if t >= 0))
+    return _join(seat, n, header, [_row(None if row is None else tuple(row)) for row in state.rows], pend, own,
+                 blocks)
 
 
 def _encode(seat: int, n: int, duo: bool, round_no: int, finished: bool, current: int | None, rock: int,
@@ -129,15 +138,22 @@ def _encode(seat: int, n: int, duo: bool, round_no: int, finished: bool, current
     counts, score, collection per seat), joined from cached blocks: a block is computed once per
     distinct content, so a step costs a few dict look-ups rather than a write per value."""
     live = current if current is not None and not finished else -1
-    seen_rows = [_row(None if row is None else tuple(row)) for row in rows]
     pend = _pending(tuple(pending), used) if pending else _NO_PENDING
     own = _own(tuple(sorted(face_down)), tuple(sorted(returned)), score_with_face_down)
     blocks = [_seat_block(out, trees, fd, ret, score, other in winners, other == rock, other == live,
                           tuple(collection))
               for other, (out, trees, fd, ret, score, collection) in enumerate(players)]
+    header = (n, duo, round_no, finished, -1 if current is None else (current - seat) % n, (rock - seat) % n,
+              tuple(towers), unseen, pending_count)
+    return _join(seat, n, header, [_row(None if row is None else tuple(row)) for row in rows], pend, own, blocks)
+
+
+def _join(seat: int, n: int, header: tuple[Any, ...], seen_rows: list[Block], pend: Block, own: Block,
+          blocks: list[Block]) -> np.ndarray:
+    """The observation from its blocks (`header`: `_header`'s arguments), the seats from the
+    observer on; the unknown counts per animal from the tokens every block shows."""
     seen = tuple(sum(c) for c in zip(*(b[1] for b in seen_rows), pend[1], own[1], *(b[1] for b in blocks)))
-    parts = [_header(n, duo, round_no, finished, -1 if current is None else (current - seat) % n,
-                     (rock - seat) % n, tuple(towers), unseen, pending_count), _unknown(seen)]
+    parts = [_header(*header), _unknown(seen)]
     parts += [row[0] for row in seen_rows]
     parts += (_zeros(ROW_SIZE * (MAX_PLAYERS - len(seen_rows))), pend[0], own[0])
     parts += [blocks[(seat + j) % n][0] for j in range(n)]
@@ -232,6 +248,21 @@ def _own(face_down: tuple[int, ...], returned: tuple[int, ...], score_with_face_
         seen[token] += 1
     buf[2 * NUM_ANIMALS] = _score(score_with_face_down)
     return _f32(buf), tuple(seen)
+
+
+@lru_cache(maxsize=4096)
+def _own_of(face_down: tuple[int, ...], returned: tuple[int, ...], counts: tuple[int, ...], rock: bool,
+            trees: int) -> Block:
+    """`_own` with its score preview computed from the fields it follows from (T7 applied)."""
+    return _own(face_down, returned, seat_points(with_face_down(counts, face_down), rock, trees))
+
+
+@lru_cache(maxsize=16384)
+def _seat_block_of(out: bool, trees: int, face_down_count: int, returned_count: int, winner: bool, rock: bool,
+                   turn: bool, collection: tuple[int, ...]) -> Block:
+    """`_seat_block` with the seat's score computed from the fields it follows from."""
+    return _seat_block(out, trees, face_down_count, returned_count, seat_points(collection, rock, trees), winner,
+                       rock, turn, collection)
 
 
 @lru_cache(maxsize=16384)
