@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from meeple.ai.review_calibration import calibrate
+from meeple.ai.review_calibration import calibrate, calibrate_shares
 from meeple.ai.review_estimate import Clock, Playouts, Tally, paired, position_value, race, revealed, stream
 from meeple.core.checks import shown
 from meeple.core.errors import MeepleError, OptionError, RecordError
@@ -158,7 +158,7 @@ def assess(before: State[Any], after: State[Any], action: Any, settings: ReviewS
         "noise": round(noise, 4) if math.isfinite(noise) else None,
         "luck": round(luck, 4),
         "luck_noise": round(luck_noise, 4) if math.isfinite(luck_noise) else None,
-        "chances": [cal(x) for x in mine.means()],
+        "chances": [round(x, 4) for x in calibrate_shares(mine.means(), seat, players, game.name)],
         "legal": len(found.tallies),
         "samples": mine.n,
         "capped": found.capped or clock.capped,
