@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -22,6 +21,7 @@ from meeple.ai.review_calibration import (
     calibration_text,
     parse_calibration,
 )
+from meeple.ai.review_estimate import stream
 from meeple.ai.review_fit import brier, fit_logistic, meets_goal, reliability
 from meeple.ai.review_measure import measure, raw_chance, spread
 from meeple.cli.app import main
@@ -178,13 +178,11 @@ def test_positions_are_spread_one_to_each_stretch_of_the_game():
 @pytest.mark.parametrize("name", ["triqueta", "celtica"])
 def test_the_raw_chance_measured_is_the_one_the_review_reports_before_calibration(name):
     record = _finished(name, seed=2)
-    state, action = record.new_state(), None
+    state = record.new_state()
     index = len(record.actions) // 3
-    for raw in record.actions[:index]:
-        state.apply(state.game.action_from_json(raw))
+    for done in record.actions[:index]:
+        state.apply(state.game.action_from_json(done))
     action = state.game.action_from_json(record.actions[index])
-    from meeple.ai.review_estimate import stream
-
     raw = raw_chance(state, action, ReviewSettings.quick(), stream(11, index))
     entry = review_move(record.to_json(), index, ReviewSettings.quick(), 11)
     assert entry["chance_after"] == round(calibrate(raw, 2, name), 4)
@@ -205,7 +203,7 @@ def test_a_measurement_refuses_bad_arguments_before_playing():
     for kwargs, problem in (({"setting": "slow"}, "quick or default"), ({"bots": ("nobot",)}, "nobot"),
                             ({"fit_games": -1}, "no negative"),):
         with pytest.raises(OptionError, match=problem):
-            measure("triqueta", 2, games=2, positions=4, seed=1, **kwargs)  # type: ignore[arg-type]
+            measure("triqueta", 2, games=2, positions=4, seed=1, **kwargs)
     with pytest.raises(OptionError, match="at least one position per game"):
         measure("triqueta", 2, games=5, positions=4, seed=1)
 
