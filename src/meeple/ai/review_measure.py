@@ -1,7 +1,8 @@
 """Measuring the game review's win chances against finished games, and fitting their calibration.
 
 Self-play games between bots of mixed strength (seated as the arena seats them, meeple.ai.arena)
-are played in worker processes; from each finished game a few positions are drawn, one from each
+are played in worker processes (and may be kept in a journal, as the arena's games); from each
+finished game a few positions are drawn, one from each
 of equal stretches of the game (so early, middle and late moves are all there), and at each the
 review's raw chance for the mover after its move is estimated exactly as `review_move` estimates
 it (the same race with the same seeds, from the mover's information only), before calibration.
@@ -19,11 +20,13 @@ from collections.abc import Callable
 from contextlib import closing
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from meeple.ai.arena import seatings
 from meeple.ai.backends import open_backend
 from meeple.ai.bots import make_bot
+from meeple.ai.journal import ArenaJournal
 from meeple.ai.match import derive_seed, play_game
 from meeple.ai.review import ReviewSettings
 from meeple.ai.review_calibration import Logistic, calibration_of
@@ -78,37 +81,39 @@ def raw_chance(before: State[Any], action: Any, settings: ReviewSettings, seed: 
     return found.tallies[played].mean
 
 
-def measure_game(game: str, specs: tuple[str, ...], seed: int, index: int, per_game: int,
-                 settings: dict[str, Any], options: dict[str, Any]) -> list[Position]:
-    """Play game `index` (its deal `seed`, `specs[s]` at seat s) and estimate `per_game` of its
-    positions; the review seed of each is its move's stream of the game's seed (as `review_move`)."""
-    review = ReviewSettings.from_json(settings)
+def play_record(game: str, specs: tuple[str, ...], seed: int, index: int, options: dict[str, Any]) -> dict[str, Any]:
+    """Self-play game `index` (its deal `seed`, `specs[s]` at seat s), as its record's JSON."""
     record = GameRecord(game=game, num_players=len(specs), seed=seed, options=dict(options), players=list(specs))
-    final, _ = play_game(load(game), [make_bot(spec) for spec in specs], seed, options,
-                         on_action=lambda state, action: record.add(action))
-    picks = set(spread(len(record.actions), per_game, Rng(stream(seed, _PICKS))))
-    shares = final.rewards()
-    found: list[Position] = []
+    play_game(load(game), [make_bot(spec) for spec in specs], seed, options,
+              on_action=lambda state, action: record.add(action))
+    return {"index": index, "record": record.to_json()}
 
-    def estimate(step: int, action: Any, state: State[Any]) -> None:
-        if step + 1 in picks:  # `state` is the position before action step + 1
-            nxt = state.game.action_from_json(record.actions[step + 1])
-            found.append(_position(index, step + 1, len(record.actions), state, nxt, review, seed, shares))
 
-    first = record.new_state()
+def estimate_game(record_json: dict[str, Any], index: int, per_game: int, settings: dict[str, Any]) -> list[Position]:
+    """The review's raw chance at `per_game` positions of a finished game (game `index` of the
+    run), spread over it; each with its move's review seed, as `review_move` seeds it."""
+    review = ReviewSettings.from_json(settings)
+    record = GameRecord.from_json(record_json)
+    moves = len(record.actions)
+    picks = set(spread(moves, per_game, Rng(stream(record.seed, _PICKS))))
+    befores: dict[int, State[Any]] = {}
     if 0 in picks:
-        found.append(_position(index, 0, len(record.actions), first, first.game.action_from_json(record.actions[0]),
-                               review, seed, shares))
-    record.replay(estimate)
+        befores[0] = record.new_state()
+
+    def keep(step: int, action: Any, state: State[Any]) -> None:
+        if step + 1 in picks:  # `state` is the position before action step + 1
+            befores[step + 1] = state.clone()
+
+    shares = record.replay(keep).rewards()
+    found = []
+    for at in sorted(befores):
+        before = befores[at]
+        seat = before.current_player
+        assert seat is not None
+        action = before.game.action_from_json(record.actions[at])
+        raw = raw_chance(before, action, review, stream(record.seed, at))
+        found.append(Position(game=index, index=at, moves=moves, seat=seat, raw=raw, outcome=shares[seat]))
     return found
-
-
-def _position(game: int, index: int, moves: int, before: State[Any], action: Any, settings: ReviewSettings,
-              seed: int, shares: list[float]) -> Position:
-    seat = before.current_player
-    assert seat is not None
-    raw = raw_chance(before, action, settings, stream(seed, index))
-    return Position(game=game, index=index, moves=moves, seat=seat, raw=raw, outcome=shares[seat])
 
 
 @dataclass
@@ -176,9 +181,14 @@ class Measurement:
 
 def measure(game: str, players: int, games: int, positions: int, seed: int, *, fit_games: int = 0,
             setting: str = "quick", bots: tuple[str, ...] = DEFAULT_BOTS, workers: int | None = None,
-            options: dict[str, Any] | None = None, progress: Callable[[int], None] | None = None) -> Measurement:
+            options: dict[str, Any] | None = None, journal: Path | None = None,
+            progress: Callable[[int], None] | None = None) -> Measurement:
     """Play `fit_games` + `games` self-play games (game i dealt with derive_seed(seed, i), seated
-    as the arena seats `bots`), and estimate about `positions` / `games` positions of each."""
+    as the arena seats `bots`), then estimate about `positions` / `games` positions of each.
+    With `journal`, the games an earlier run of the same game, bots, players, games and seed
+    played are taken from it, and each new one is kept there as it ends (meeple.ai.journal):
+    the self-play is the slow part, and the estimates can be made again from the same games.
+    `progress(done)` counts games played, then games estimated (twice the games in all)."""
     loaded = load(game)
     loaded.check_players(players)
     resolved = loaded.resolve_options(options or {})
@@ -195,16 +205,43 @@ def measure(game: str, players: int, games: int, positions: int, seed: int, *, f
     per_game = -(-positions // games)
     plan = seatings(len(bots), players)
     total = fit_games + games
-    tasks = [(loaded.name, tuple(bots[b] for b in plan[i % len(plan)]), derive_seed(seed, i), i, per_game,
-              settings.to_json(), resolved) for i in range(total)]
-    found: list[list[Position]] = [[] for _ in range(total)]
+    records: list[dict[str, Any] | None] = [None] * total
     start = time.perf_counter()
-    with open_backend("process", workers, total) as runner, closing(runner.run(measure_game, tasks)) as finishing:
-        for done, drawn in enumerate(finishing, 1):
-            if drawn:
-                found[drawn[0].game] = drawn
-            if progress is not None:
-                progress(done)
+    with open_backend("process", workers, total) as runner:
+        book = None
+        if journal is not None:
+            book = ArenaJournal(journal, {"review_games": loaded.name, "bots": list(bots), "players": players,
+                                          "games": total, "seed": seed, "options": resolved})
+            for entry in book.open():
+                at = entry["index"]
+                if not 0 <= at < total or records[at] is not None or not isinstance(entry.get("record"), dict):
+                    book.close()
+                    raise OptionError(f"--resume {journal}: game {at} is out of range, twice, or has no record")
+                records[at] = entry["record"]
+        tasks = [(loaded.name, tuple(bots[b] for b in plan[i % len(plan)]), derive_seed(seed, i), i, resolved)
+                 for i in range(total) if records[i] is None]
+        done = total - len(tasks)
+        try:
+            with closing(runner.run(play_record, tasks)) as finishing:
+                for played in finishing:
+                    records[played["index"]] = played["record"]
+                    if book is not None:
+                        book.add(played)
+                    done += 1
+                    if progress is not None:
+                        progress(done)
+        finally:
+            if book is not None:
+                book.close()
+        found: list[list[Position]] = [[] for _ in range(total)]
+        estimates = [(record, i, per_game, settings.to_json()) for i, record in enumerate(records)]
+        with closing(runner.run(estimate_game, estimates)) as finishing:
+            for drawn in finishing:
+                if drawn:
+                    found[drawn[0].game] = drawn
+                done += 1
+                if progress is not None:
+                    progress(done)
     return Measurement(
         game=loaded.name, players=players, bots=list(bots), seed=seed, setting=setting, settings=settings,
         fit_games=fit_games, games=games, per_game=per_game,

@@ -410,6 +410,8 @@ def review_calibration(
     as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
     write: Path | None = typer.Option(None, "--write", help="Write the fitted map, for these players, into this "
                                       "calibration data file (its other player counts are kept)."),
+    resume: Path | None = typer.Option(None, "--resume", help="Journal file: keep each finished self-play game "
+                                       "there, and take the games of an earlier run of the same games from it."),
     option: list[str] | None = OptionsOpt,
 ) -> None:
     """Measure the game review's win chances against self-play games: a reliability table and
@@ -417,10 +419,10 @@ def review_calibration(
     from meeple.ai.bots import split_bot_specs
 
     kept = {} if write is None else _read_calibration(check_output_file(write, "--write"), game)
-    with _Progress(game, fit_games + games) as progress:
+    with _Progress(f"{game} (played, then estimated)", 2 * (fit_games + games)) as progress:
         result = measure(game, players, games, positions, seed, fit_games=fit_games, setting=setting,
                          bots=tuple(split_bot_specs(bots)), workers=workers, options=parse_options(option),
-                         progress=progress.update)
+                         journal=resume, progress=progress.update)
     found = result.to_json()
     if write is not None:
         fitted = result.fitted
