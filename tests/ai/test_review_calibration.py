@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -19,17 +20,21 @@ from meeple.ai.review_calibration import (
     calibrate_shares,
     calibration_of,
     calibration_text,
+    logit,
     parse_calibration,
+    sigmoid,
 )
 from meeple.ai.review_estimate import stream
 from meeple.ai.review_fit import brier, fit_logistic, meets_goal, reliability
 from meeple.ai.review_measure import measure, raw_chance, spread
 from meeple.cli.app import main
+from meeple.core import registry
 from meeple.core.errors import OptionError
 from meeple.core.plugin import PluginError
 from meeple.core.record import GameRecord
 from meeple.core.registry import game_names, game_plugin, load
 from meeple.core.rng import Rng
+from tests.ai import ai_toygame
 
 chances = st.floats(min_value=0.0, max_value=1.0, allow_nan=False)
 maps = st.builds(Logistic, st.floats(min_value=0.05, max_value=10.0), st.floats(min_value=-10.0, max_value=10.0))
@@ -93,6 +98,15 @@ def test_the_hook_is_the_identity_for_a_game_without_calibration_data(toy):
     assert calibration_of(toy) == {}
     assert calibrate(0.37, 2, toy) == 0.37 and calibrate(1.2, 2, toy) == 1.0
     assert calibrate_shares([0.3, 0.6, 0.2], 1, 3, toy) == [0.3, 0.6, 0.2]
+
+
+def test_a_game_s_data_file_maps_its_player_counts_and_leaves_the_others(toy_with_data):
+    assert calibration_of(toy_with_data) == {2: Logistic(0.5, 0.2)}
+    assert calibrate(0.5, 2, toy_with_data) == pytest.approx(sigmoid(0.2))
+    assert calibrate(0.9, 2, toy_with_data) == pytest.approx(sigmoid(0.5 * logit(0.9) + 0.2))
+    assert calibrate(0.25, 3, toy_with_data) == 0.25
+    assert calibrate_shares([0.9, 0.1], 0, 2, toy_with_data) == pytest.approx(
+        [calibrate(0.9, 2, toy_with_data), 1 - calibrate(0.9, 2, toy_with_data)])
 
 
 def test_the_hook_leaves_a_player_count_its_data_does_not_name():
@@ -230,6 +244,21 @@ def test_the_command_stops_at_a_bad_data_file_before_playing_and_leaves_it(tmp_p
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def toy_with_data(tmp_path, monkeypatch) -> Iterator[str]:
+    """The toy trick game with a calibration data file for two players, registered."""
+    package = tmp_path / "toy_calibration"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from dataclasses import replace\n"
+        "from tests.ai.ai_toygame import PLUGIN as TOY\n"
+        "PLUGIN = replace(TOY, calibration='toy_calibration:calibration.toml')\n")
+    (package / "calibration.toml").write_text(calibration_text({2: Logistic(0.5, 0.2)}, ["a toy"]))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with registry.registered(ai_toygame.NAME, "toy_calibration:PLUGIN") as name:
+        yield name
 
 
 def _run(argv: list[str]) -> int:

@@ -126,7 +126,7 @@ def test_every_catalog_key_exists_in_both_languages():
         return key.rsplit(".", 1)[-1] in ("zero", "one", "two", "few", "many")
 
     games = [package for name in meeple.game_names() for package in meeple.game_plugin(name).catalogs]
-    for package in ["meeple.cli", "meeple.server.web", *games]:
+    for package in ["meeple.cli", "meeple.ai", "meeple.server.web", *games]:
         base = resources.files(package).joinpath("locale")
         en = _flatten(tomllib.loads(base.joinpath("en.toml").read_text(encoding="utf-8")))
         zh = _flatten(tomllib.loads(base.joinpath("zh-Hant.toml").read_text(encoding="utf-8")))

@@ -17,6 +17,7 @@ cluster's nodes need meeple installed, the same version as here.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import logging
 import multiprocessing
@@ -64,6 +65,14 @@ def _init_worker(games: dict[str, str]) -> None:
     and leave Ctrl-C to the parent, which stops the pool: a worker never prints a traceback for it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     registry.register_all(games)
+
+
+def process_pool(workers: int) -> concurrent.futures.ProcessPoolExecutor:
+    """`workers` spawned processes that know the games registered here and leave Ctrl-C to this
+    process (the game review's moves run on it, a move per task)."""
+    context = multiprocessing.get_context("spawn")
+    return concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                                                  initargs=(registry.registrations(),))
 
 
 def _call(play: Callable[..., T], task: Task) -> T:

@@ -1,5 +1,6 @@
-"""A PNG chart of arena ratings: each bot's OpenSkill mu with bars of ±2 sigma (about 95% of
-the rating's uncertainty) and a tick at the conservative ordinal mu - 3 sigma.
+"""PNG charts: the arena's ratings (each bot's OpenSkill mu with bars of ±2 sigma, about 95% of
+the rating's uncertainty, and a tick at the conservative ordinal mu - 3 sigma) and a game
+review's chances of winning across the game.
 
 matplotlib is imported here only, with the Agg backend, so the arena and the bots never need
 a display or pay matplotlib's import time unless a chart is asked for.
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from meeple.ai.arena import ArenaResult
+    from meeple.ai.review import Review
 
 
 def plot_ratings(result: ArenaResult, path: str) -> None:
@@ -39,6 +41,43 @@ def plot_ratings(result: ArenaResult, path: str) -> None:
                  fontsize=10)
     ax.grid(axis="x", alpha=0.3)
     ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, format="png")
+    plt.close(fig)
+
+
+def plot_review(review: Review, path: str, lang: str = "en") -> None:
+    """A game review's chart: each seat's chance of winning (its share of the win) after every
+    move, as the mover estimated it, with the turning points marked and numbered."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from meeple.ai.review_words import catalog
+    from meeple.core.registry import load
+
+    cat = catalog(review.game, lang)
+    moves = [entry["index"] + 1 for entry in review.moves]
+    fig, ax = plt.subplots(figsize=(9, 4.2), dpi=110)
+    for seat in range(review.num_players):
+        name = cat.text("review.player", seat=seat + 1)
+        if seat < len(review.players) and review.players[seat]:
+            name += f" ({review.players[seat]})"
+        ax.plot(moves, [entry["chances"][seat] for entry in review.moves], linewidth=1.6, label=name)
+    for number, point in enumerate(review.turning_points, 1):
+        entry = review.moves[point["index"]]
+        ax.axvline(point["index"] + 1, color="#999", linewidth=0.8, linestyle=":")
+        ax.annotate(str(number), (point["index"] + 1, entry["chances"][entry["seat"]]), textcoords="offset points",
+                    xytext=(0, 8), ha="center", fontsize=9, color="#b33", fontweight="bold")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlim(0.5, max(moves, default=1) + 0.5)
+    ax.set_xlabel(cat.text("review.chart_moves"))
+    ax.set_ylabel(cat.text("review.chart_chance"))
+    ax.set_title(cat.text("review.chart_title", game=load(review.game).title, players=review.num_players,
+                          seed=review.seed), fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="best", fontsize=8)
     fig.tight_layout()
     fig.savefig(path, format="png")
     plt.close(fig)

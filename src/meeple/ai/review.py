@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from meeple.ai.review_calibration import calibrate, calibrate_shares
-from meeple.ai.review_estimate import Clock, Playouts, Tally, paired, position_value, race, revealed, stream
+from meeple.ai.review_estimate import Clock, Playouts, Race, paired, position_value, race, revealed, stream
 from meeple.core.checks import shown
 from meeple.core.errors import MeepleError, OptionError, RecordError
 from meeple.core.record import MAX_SEED, GameRecord
@@ -53,7 +53,7 @@ class ReviewSettings:
 
     seconds_per_move: float | None = None
     samples: int = 48
-    screening: int = 12
+    screening: int = 8
     epsilon: float = 0.1
     playout: str = "game"
 
@@ -131,7 +131,7 @@ def assess(before: State[Any], after: State[Any], action: Any, settings: ReviewS
     clock = Clock(settings.seconds_per_move)
     played = before.action_id(action)
     found = race(before, seat, settings, stream(seed, 1), played, playouts, clock)
-    mine, top = found.tallies[played], found.tallies[found.best]
+    mine, top = found.final[played], found.final[found.best]
 
     def cal(raw: float) -> float:
         return round(calibrate(raw, players, game.name), 4)
@@ -139,7 +139,7 @@ def assess(before: State[Any], after: State[Any], action: Any, settings: ReviewS
     best_chance, chance_after = cal(top.mean), cal(mine.mean)
     noise = paired(top, mine)[1]
     loss = max(0.0, best_chance - chance_after)
-    label = _label(found.tallies, found.best, played, loss, noise)
+    label = _label(found, played, loss, noise)
     luck, luck_noise = 0.0, 0.0
     if revealed(before, action, after, seat, stream(seed, 2)):
         following = position_value(after, seat, settings, stream(seed, 3), playouts, clock)
@@ -159,22 +159,22 @@ def assess(before: State[Any], after: State[Any], action: Any, settings: ReviewS
         "luck": round(luck, 4),
         "luck_noise": round(luck_noise, 4) if math.isfinite(luck_noise) else None,
         "chances": [round(x, 4) for x in calibrate_shares(mine.means(), seat, players, game.name)],
-        "legal": len(found.tallies),
+        "legal": found.legal,
         "samples": mine.n,
         "capped": found.capped or clock.capped,
         "hint": hint,
     }
 
 
-def _label(tallies: dict[int, Tally], best: int, played: int, loss: float, noise: float) -> str:
+def _label(found: Race, played: int, loss: float, noise: float) -> str:
     """The label of a decision; see the module docstring. A difference smaller than NOISE_Z
     standard errors is no difference."""
-    if len(tallies) == 1:
+    if found.legal == 1:
         return "forced"
-    if played == best:
-        for aid, other in tallies.items():
-            gap, gap_noise = paired(tallies[best], other)
-            if aid != best and gap >= LOSS_BOUNDS[0][1] and gap > NOISE_Z * gap_noise:
+    if played == found.best:
+        for other in found.screened or found.final:
+            gap, gap_noise = found.gap(played, other)
+            if other != played and gap >= LOSS_BOUNDS[0][1] and gap > NOISE_Z * gap_noise:
                 return "best"
         return "good"
     if loss <= NOISE_Z * noise:
@@ -266,11 +266,11 @@ def hint(state_json_or_state: dict[str, Any] | State[Any], seat: int, settings: 
     game, players = state.game, state.num_players
     found = race(state, seat, settings, stream(seed, 4), None, Playouts(game, settings, players),
                  Clock(settings.seconds_per_move))
-    top = found.tallies[found.best]
+    top = found.final[found.best]
     return {
         "best_action": state.action_from_id(found.best).to_json(),
         "best_chance": round(calibrate(top.mean, players, game.name), 4),
-        "legal": len(found.tallies),
+        "legal": found.legal,
         "samples": top.n,
     }
 

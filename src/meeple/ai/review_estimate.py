@@ -8,10 +8,10 @@ stream are shared), so the difference between two moves is measured on the same 
 far less noisy than either estimate.
 
 Playouts: from a world after the move, every seat plays the game's greedy heuristic with a
-uniformly random move now and then (`epsilon`); where the game's search tuning cuts its playouts
-off after some plies, the review can too (`playout="game"`) and scores the position with the
-heuristics' `evaluate`; otherwise the game is played to its end, and a win shared by k winners
-counts 1/k (`State.rewards`).
+uniformly random move now and then (`epsilon`), to the end of the game, where a win shared by k
+winners counts 1/k (`State.rewards`). A game whose playouts to the end cost much and whose
+evaluation is good declares a `review_cutoff` in its search tuning: there (`playout="game"`, the
+default) a playout stops after that many plies and the heuristics' `evaluate` scores it.
 
 The race: with many legal moves, every move gets a few worlds, the better half goes on with
 twice as many, and so on until the two strongest moves and the move actually played have
@@ -36,12 +36,12 @@ from meeple.core.state import State
 if TYPE_CHECKING:
     from meeple.ai.review import ReviewSettings
 
-#: The moves besides the one played that reach the last round of the race.
-FINALISTS = 2
+#: The fewest worlds of a final estimate, even when the time cap has passed.
+MIN_FINAL = 4
 #: The fewest worlds a move gets in the first round of a race with very many moves.
-MIN_SCREEN = 4
+MIN_SCREEN = 2
 #: The first round's worlds, all moves together, in units of `screening`.
-SCREEN_BUDGET = 8
+SCREEN_BUDGET = 4
 _GOLDEN = 0x9E3779B97F4A7C15
 _MASK = (1 << 64) - 1
 
@@ -65,9 +65,9 @@ class Playouts:
         self.evaluate: Callable[[State[Any]], list[float]] | None = None
         self.cutoff: int | None = None
         tuning = game.search
-        if settings.playout == "game" and module is not None and tuning.cutoff is not None:
+        if settings.playout == "game" and module is not None and tuning.review_cutoff is not None:
             self.evaluate = module.evaluate
-            self.cutoff = seat_cutoff(tuning.cutoff, players) if tuning.scale_cutoff else tuning.cutoff
+            self.cutoff = seat_cutoff(tuning.review_cutoff, players) if tuning.scale_cutoff else tuning.review_cutoff
 
     def play(self, s: State[Any], rng: Rng) -> list[float]:
         choose, epsilon, cutoff = self.choose, self.epsilon, self.cutoff
@@ -154,12 +154,25 @@ def paired(a: Tally, b: Tally) -> tuple[float, float]:
 
 @dataclass
 class Race:
-    """What a race found: each move's tally (by action id), the preferred move, and whether the
-    time cap cut it short."""
+    """What a race found: the final estimates (by action id) of the preferred move and the move
+    played, on worlds of their own; every move's screening tally; and whether the time cap cut
+    it short."""
 
-    tallies: dict[int, Tally]
+    final: dict[int, Tally]
+    screened: dict[int, Tally]
     best: int
     capped: bool
+
+    @property
+    def legal(self) -> int:
+        return len(self.screened) or len(self.final)
+
+    def gap(self, aid: int, other: int) -> tuple[float, float]:
+        """How much better `aid` did than `other`, and its standard error, on the block of
+        worlds both were played on (the final one where both reached it)."""
+        if aid in self.final and other in self.final:
+            return paired(self.final[aid], self.final[other])
+        return paired(self.screened[aid], self.screened[other])
 
 
 class Clock:
@@ -177,43 +190,49 @@ class Clock:
 
 def race(state: State[Any], seat: int, settings: ReviewSettings, seed: int, played: int | None,
          playouts: Playouts, clock: Clock) -> Race:
-    """Estimate the moves of `seat` (to move in `state`) from its worlds; the move `played`
-    (an action id, or None for a hint) runs to the end of the race whatever its results."""
+    """Estimate the moves of `seat` (to move in `state`) from its worlds. With more than two
+    legal moves, a screening race on worlds of its own finds the strongest; then that move and
+    the move `played` (an action id; None for a hint) are estimated on `samples` fresh worlds,
+    so the winner of the screening carries no luck of the draw into its final estimate."""
     if state.current_player != seat:
         raise OptionError(f"player {seat + 1} is not to move: there is no move of theirs to estimate")
-    worlds = Worlds(state, seat, seed)
     actions = {state.action_id(a): a for a in state.legal_actions()}
     order = list(actions)
-    tallies = {aid: Tally() for aid in order}
 
-    def extend(aid: int, n: int) -> None:
-        tally = tallies[aid]
-        while tally.n < n and not clock.out():
+    def extend(tally: Tally, worlds: Worlds, aid: int, n: int, floor: int = 0) -> None:
+        while tally.n < n and (tally.n < floor or not clock.out()):
             s = worlds.world(tally.n).clone()
             s.step(actions[aid])
             tally.add(playouts.play(s, worlds.playout_rng(tally.n)), seat)
 
-    def ranked(field_: list[int]) -> list[int]:
-        return sorted(field_, key=lambda aid: (-tallies[aid].mean, order.index(aid)))
+    screened: dict[int, Tally] = {}
+    if len(order) > 2 or (played is None and len(order) > 1):
+        screening = Worlds(state, seat, stream(seed, 5))
+        screened = {aid: Tally() for aid in order}
 
-    alive = order
-    samples = settings.samples
-    n = samples if len(order) <= FINALISTS + 1 else max(
-        MIN_SCREEN, min(settings.screening, SCREEN_BUDGET * settings.screening // len(order)))
-    n = min(n, samples)
-    while True:
-        for aid in alive:
-            extend(aid, n)
-        if n >= samples or clock.capped:
-            break
-        n = min(samples, 2 * n)
-        keep = FINALISTS if n >= samples else max(FINALISTS, math.ceil(len(alive) / 2))
-        top = ranked(alive)[:keep]
-        alive = top + ([played] if played is not None and played not in top else [])
-    # The preferred move: the best mean among the moves that went furthest.
-    furthest = max(tallies[aid].n for aid in alive)
-    best = ranked([aid for aid in alive if tallies[aid].n == furthest])[0]
-    return Race(tallies, best, clock.capped)
+        def ranked(field_: list[int]) -> list[int]:
+            return sorted(field_, key=lambda aid: (-screened[aid].mean, order.index(aid)))
+
+        alive = order
+        n = max(MIN_SCREEN, min(settings.screening, SCREEN_BUDGET * settings.screening // len(order)))
+        while True:
+            for aid in alive:
+                extend(screened[aid], screening, aid, n, floor=1)
+            if len(alive) == 1 or clock.capped:
+                break
+            alive = ranked(alive)[:math.ceil(len(alive) / 2)]
+            n = min(2 * n, settings.samples)
+        finalists = [ranked(alive)[0]]
+    else:
+        finalists = list(order)
+    if played is not None and played not in finalists:
+        finalists.append(played)
+    worlds = Worlds(state, seat, stream(seed, 6))
+    final = {aid: Tally() for aid in finalists}
+    for aid in finalists:
+        extend(final[aid], worlds, aid, settings.samples, floor=MIN_FINAL)
+    best = sorted(finalists, key=lambda aid: (-final[aid].mean, order.index(aid)))[0]
+    return Race(final, screened, best, clock.capped)
 
 
 def position_value(state: State[Any], seat: int, settings: ReviewSettings, seed: int, playouts: Playouts,

@@ -78,7 +78,7 @@ def raw_chance(before: State[Any], action: Any, settings: ReviewSettings, seed: 
     played = before.action_id(action)
     found = race(before, seat, settings, stream(seed, 1), played,
                  Playouts(before.game, settings, before.num_players), Clock(settings.seconds_per_move))
-    return found.tallies[played].mean
+    return found.final[played].mean
 
 
 def play_record(game: str, specs: tuple[str, ...], seed: int, index: int, options: dict[str, Any]) -> dict[str, Any]:

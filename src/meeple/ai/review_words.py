@@ -20,9 +20,8 @@ LUCK_Z = 2.0
 
 
 def catalog(game: str, lang: str) -> Catalog:
-    """The review's messages and the game's own, in `lang`, players named "Player 1"..."""
-    cat = Catalog(["meeple.ai", *game_plugin(game).catalogs], lang)
-    return cat
+    """The review's messages and the game's own, in `lang`."""
+    return Catalog(["meeple.ai", *game_plugin(game).catalogs], lang)
 
 
 def swing(entry: dict[str, Any]) -> tuple[float, str]:
@@ -71,7 +70,8 @@ def _words(record: GameRecord, before: State[Any], entry: dict[str, Any], value:
 
 
 def action_words(game: str, action_json: dict[str, Any], before: State[Any], cat: Catalog) -> str:
-    """A move in the game's words, as a spectator of the position `before` it would say it."""
+    """A move in the game's words, as a spectator of the position `before` it would say it
+    (the mover's view could name what only the mover had seen)."""
     return game_plugin(game).text().action_label(action_json, cat, view=before.view(None))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import importlib
 import json
@@ -51,6 +52,8 @@ MAX_BENCH_BATCH = 1 << 20
 #: The longest benchmark run (an hour); also refuses nan and infinity.
 MAX_BENCH_SECONDS = 3600.0
 MAX_BENCH_COUNT = 10_000_000
+#: The most worker processes `meeple review --workers` starts.
+MAX_REVIEW_WORKERS = 64
 
 LangOpt = typer.Option("en", "--lang", help="Language: en or zh-Hant.")
 OptionsOpt = typer.Option(None, "--option", "-o", help="Rule option name=value (repeatable), e.g. duo=true.")
@@ -63,8 +66,8 @@ class _Progress:
     still shows progress). A terminal gets a live bar; a log file or pipe gets a plain line at
     every tenth of the run, because a bar redrawn in place means nothing there."""
 
-    def __init__(self, label: str, total: int) -> None:
-        self.label, self.total = label, total
+    def __init__(self, label: str, total: int, unit: str = "games") -> None:
+        self.label, self.total, self.unit = label, total, unit
         self.live = sys.stderr.isatty()
         self.start = time.perf_counter()
         self.reported = 0
@@ -89,7 +92,7 @@ class _Progress:
         if done == self.total or done >= self.reported + step:
             self.reported = done
             elapsed = time.perf_counter() - self.start
-            print(f"{self.label}: {done}/{self.total} games, {elapsed:.0f} s", file=sys.stderr, flush=True)
+            print(f"{self.label}: {done}/{self.total} {self.unit}, {elapsed:.0f} s", file=sys.stderr, flush=True)
 
 
 @app.command()
@@ -523,6 +526,64 @@ def replay(
     console.print(renderer(record.game).board(state.view(None), cat, None))
     if state.is_terminal:
         console.print(breakdown_table(state, cat))
+
+
+@app.command()
+def review(
+    file: Path = typer.Argument(..., help="A finished game's record (JSON)."),
+    seconds_per_move: float | None = typer.Option(
+        None, "--seconds-per-move", help="Cap the seconds spent on one move (then the review may not repeat exactly)."),
+    quick: bool = typer.Option(False, "--quick", help="A quarter of the work: for long games."),
+    seed: int = typer.Option(0, "--seed", "-s", help="Seed of the review's samples (same seed, same review)."),
+    workers: int | None = typer.Option(None, "--workers", "-w", help="Moves reviewed at once, each in its own "
+                                       "process (default: 2 on a machine with 2 or more cores)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the review as one JSON object."),
+    plot: Path | None = typer.Option(None, "--plot", help="Write a PNG chart of each player's chance of winning."),
+    lang: str = LangOpt,
+) -> None:
+    """Review a finished game: each move's chance of winning, the preferred move, labels from
+    best to blunder, the luck that followed and the turning points (docs/ai.md, "Game review")."""
+    from meeple.ai.backends import process_pool
+    from meeple.ai.review import ReviewSettings, review_record
+    from meeple.cli.review_view import review_catalog, review_screen
+
+    check_language(lang)
+    if workers is not None and not 1 <= workers <= MAX_REVIEW_WORKERS:
+        raise OptionError(f"--workers must be 1 to {MAX_REVIEW_WORKERS}, not {workers}")
+    base = ReviewSettings.quick() if quick else ReviewSettings.default()
+    settings = dataclasses.replace(base, seconds_per_move=seconds_per_move)
+    if plot is not None:
+        check_output_file(plot, "--plot")
+    record = GameRecord.load(file)
+    if not record.replay().is_terminal:
+        raise OptionError(f"the game in {file} is not over: only a finished game can be reviewed")
+    count = workers if workers is not None else (2 if (os.cpu_count() or 1) >= 2 else 1)
+    count = min(count, max(1, len(record.actions)))
+    with _Progress(f"review {record.game}", len(record.actions), "moves") as progress:
+        if count == 1:
+            result = review_record(record, settings, seed, progress=lambda done, total: progress.update(done))
+        else:
+            with process_pool(count) as pool:
+                result = review_record(record, settings, seed, progress=lambda done, total: progress.update(done),
+                                       executor=pool)
+    cat = review_catalog(record.game, lang, record.players)
+    plot_error = None
+    if plot is not None:
+        from meeple.ai.plot import plot_review
+
+        try:
+            plot_review(result, str(plot), lang)
+        except (OSError, ValueError) as exc:  # the review is printed all the same
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+            plot_error = f"cannot write the chart {plot}: {reason}"
+    if as_json:
+        print(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        console.print(review_screen(result, record, cat))
+        if plot is not None and plot_error is None:
+            console.print(cat.text("review_table.plot_written", path=plot), markup=False, highlight=False)
+    if plot_error is not None:
+        raise OptionError(plot_error)
 
 
 @app.command()

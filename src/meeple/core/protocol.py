@@ -41,7 +41,10 @@ class SearchTuning:
     iteration count within the same time caps (a game with many alternatives per move);
     `scale_cutoff` makes `cutoff` the two-player depth (per opponent): `cutoff * (players - 1)` plies;
     `greedy_margin` lets the heuristic's move stand unless the search beats it by that much
-    (stated for the default level; a search with a larger budget may take a smaller share)."""
+    (stated for the default level; a search with a larger budget may take a smaller share);
+    `review_cutoff` stops the game review's greedy playouts after that many plies (scaled like
+    `cutoff`) and scores the position with `evaluate`, where playing on to the end would cost
+    much and change the estimate little (None: to the end; docs/ai.md, "Game review")."""
 
     rollout: str = "random"
     cutoff: int | None = None
@@ -49,6 +52,7 @@ class SearchTuning:
     iteration_scale: float = 1.0
     scale_cutoff: bool = False
     greedy_margin: float | None = None
+    review_cutoff: int | None = None
 
     def settings(self) -> dict[str, Any]:
         """The search settings this tuning sets (those left at their default are omitted)."""

@@ -176,6 +176,8 @@ def check_hints(hints: list[Any], actions: int) -> list[int]:
         what = f"record field 'hints' item {position + 1}"
         if type(value) is not int:
             raise RecordError(f"{what} must be a whole number (an action's index), not {_short(value)}")
+        if not actions:
+            raise RecordError(f"{what} is {value}, but the record has no actions")
         if not 0 <= value < actions:
             raise RecordError(f"{what} is {value}, but the record's actions are numbered 0 to {actions - 1}")
         if checked and value <= checked[-1]:

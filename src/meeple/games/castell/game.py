@@ -73,7 +73,9 @@ class CastellGame(Game[CastellState, Action]):
     state_class = CastellState
     #: Greedy rollouts cut off after 8 plies per opponent (8 at two players, 16 at three, 24 at
     #: four), then `heuristics.evaluate`: with 8 at three players greedy beat the search (docs/ai.md).
-    search = SearchTuning(rollout="greedy", cutoff=8, scale_cutoff=True)
+    #: The game review's playouts stop after 32 plies per opponent: playing on to the end cost 16
+    #: times as long and moved a two-player estimate by 0.03 on average (docs/ai.md, "Game review").
+    search = SearchTuning(rollout="greedy", cutoff=8, scale_cutoff=True, review_cutoff=32)
 
     def benchmarks(self) -> dict[str, Callable[[float, int], dict[str, Any]]]:
         """`meeple bench castell --part towers`: the tower solver on random mid-game teams."""
