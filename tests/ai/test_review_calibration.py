@@ -189,7 +189,7 @@ def test_positions_are_spread_one_to_each_stretch_of_the_game():
     assert spread(4, 10, Rng(1)) == [0, 1, 2, 3]
 
 
-@pytest.mark.parametrize("name", ["triqueta", "celtica"])
+@pytest.mark.parametrize("name", ["triqueta", "triominos", "celtica", "castell"])
 def test_the_raw_chance_measured_is_the_one_the_review_reports_before_calibration(name):
     record = _finished(name, seed=2)
     state = record.new_state()

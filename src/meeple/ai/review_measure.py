@@ -5,7 +5,8 @@ are played in worker processes (and may be kept in a journal, as the arena's gam
 finished game a few positions are drawn, one from each
 of equal stretches of the game (so early, middle and late moves are all there), and at each the
 review's raw chance for the mover after its move is estimated exactly as `review_move` estimates
-it (the same race with the same seeds, from the mover's information only), before calibration.
+it (the same worlds and playouts with the same seeds, from the mover's information only), before
+calibration.
 The outcome is the mover's win share of that game.
 
 The games fall in two sets: the first `fit_games` fit the logistic map (meeple.ai.review_fit),
@@ -30,7 +31,7 @@ from meeple.ai.journal import ArenaJournal
 from meeple.ai.match import derive_seed, play_game
 from meeple.ai.review import ReviewSettings
 from meeple.ai.review_calibration import Logistic, calibration_of
-from meeple.ai.review_estimate import Clock, Playouts, race, stream
+from meeple.ai.review_estimate import Playouts, Tally, Worlds, stream
 from meeple.ai.review_fit import brier, fit_logistic, meets_goal, reliability
 from meeple.core.errors import OptionError
 from meeple.core.record import GameRecord
@@ -72,13 +73,20 @@ def spread(moves: int, count: int, rng: Rng) -> list[int]:
 
 def raw_chance(before: State[Any], action: Any, settings: ReviewSettings, seed: int) -> float:
     """The review's chance for the seat to move in `before` after playing `action`, before
-    calibration: `review.assess`'s race with its seeds (seed: the review's stream of the move)."""
+    calibration (seed: the review's stream of the move). It is the final estimate of the move
+    played in `review.assess`'s race, on the same worlds with the same playouts, made alone:
+    the screening of the other moves, most of a review's work, does not touch it (a test holds
+    the two equal)."""
     seat = before.current_player
     assert seat is not None
-    played = before.action_id(action)
-    found = race(before, seat, settings, stream(seed, 1), played,
-                 Playouts(before.game, settings, before.num_players), Clock(settings.seconds_per_move))
-    return found.final[played].mean
+    worlds = Worlds(before, seat, stream(stream(seed, 1), 6))
+    playouts = Playouts(before.game, settings, before.num_players)
+    tally = Tally()
+    for k in range(settings.samples):
+        s = worlds.world(k).clone()
+        s.step(action)
+        tally.add(playouts.play(s, worlds.playout_rng(k)), seat)
+    return tally.mean
 
 
 def play_record(game: str, specs: tuple[str, ...], seed: int, index: int, options: dict[str, Any]) -> dict[str, Any]:
