@@ -241,6 +241,8 @@ def test_the_command_stops_at_a_bad_data_file_before_playing_and_leaves_it(tmp_p
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "slope of 'steep'" in err and str(target) in err
     assert "steep" in target.read_text()
+    assert _run(["review-calibration", "triqueta", "--fit-games", "0", "--write", str(tmp_path / "new.toml")]) == 2
+    assert "--write needs a fit" in capsys.readouterr().err and not (tmp_path / "new.toml").exists()
 
 
 # -- helpers ---------------------------------------------------------------------------------------

@@ -144,8 +144,12 @@ class Measurement:
 
     @cached_property
     def fitted(self) -> Logistic | None:
-        """The map fitted on the fit set (None without one); OptionError when none fits."""
-        return fit_logistic([p.raw for p in self.fit], [p.outcome for p in self.fit]) if self.fit else None
+        """The map fitted on the fit set, rounded as its data file keeps it, so that what is
+        measured is what ships (None without a fit set); OptionError when none fits."""
+        if not self.fit:
+            return None
+        found = fit_logistic([p.raw for p in self.fit], [p.outcome for p in self.fit])
+        return Logistic(round(found.slope, 4), round(found.intercept, 4))
 
     def to_json(self) -> dict[str, Any]:
         """The run: its arguments, the fitted map, the held-out reliability tables and Brier

@@ -421,6 +421,8 @@ def review_calibration(
     Brier score, held out, raw and calibrated; fit the calibration on other games."""
     from meeple.ai.bots import split_bot_specs
 
+    if write is not None and fit_games < 1:
+        raise OptionError("--write needs a fit: give --fit-games more than 0")
     kept = {} if write is None else _read_calibration(check_output_file(write, "--write"), game)
     with _Progress(f"{game} (played, then estimated)", 2 * (fit_games + games)) as progress:
         result = measure(game, players, games, positions, seed, fit_games=fit_games, setting=setting,
@@ -428,9 +430,9 @@ def review_calibration(
                          journal=resume, progress=progress.update)
     found = result.to_json()
     if write is not None:
-        fitted = result.fitted
-        if fitted is None:
-            raise OptionError("--write needs a fit: give --fit-games more than 0")
+        if found["fitted"] is None:
+            raise OptionError(f"--write {write}: nothing written, as no map could be fitted: {found['fit_error']}")
+        fitted = Logistic(found["fitted"]["slope"], found["fitted"]["intercept"])
         _write_calibration(write, result.game, {**kept, players: fitted}, found)
     if as_json:
         print(json.dumps(found))
