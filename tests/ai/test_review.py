@@ -239,6 +239,7 @@ def test_bad_arguments_are_refused_with_one_clear_error():
 @pytest.mark.parametrize("bad", [
     {"samples": 1}, {"samples": 2.5}, {"screening": 0}, {"screening": 100}, {"epsilon": 1.5},
     {"playout": "sometimes"}, {"seconds_per_move": 0}, {"seconds_per_move": float("nan")},
+    {"seconds_per_move": True}, {"epsilon": "0.1"},
 ])
 def test_bad_settings_are_an_option_error(bad):
     with pytest.raises(OptionError):

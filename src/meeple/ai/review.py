@@ -59,7 +59,7 @@ class ReviewSettings:
 
     def __post_init__(self) -> None:
         if self.seconds_per_move is not None and not (
-                isinstance(self.seconds_per_move, int | float) and 0 < self.seconds_per_move <= 3600):
+                type(self.seconds_per_move) in (int, float) and 0 < self.seconds_per_move <= 3600):
             raise OptionError("seconds per move must be more than 0 and at most 3600, "
                               f"not {shown(self.seconds_per_move)}")
         if type(self.samples) is not int or not 2 <= self.samples <= 100_000:
@@ -67,7 +67,7 @@ class ReviewSettings:
         if type(self.screening) is not int or not 1 <= self.screening <= self.samples:
             raise OptionError(f"review screening must be a whole number from 1 to the samples ({self.samples}), "
                               f"not {shown(self.screening)}")
-        if not (isinstance(self.epsilon, int | float) and 0.0 <= self.epsilon <= 1.0):
+        if not (type(self.epsilon) in (int, float) and 0.0 <= self.epsilon <= 1.0):
             raise OptionError(f"review epsilon must be from 0 to 1, not {shown(self.epsilon)}")
         if self.playout not in ("game", "end"):
             raise OptionError(f"review playout must be game or end, not {shown(self.playout)}")
