@@ -1,18 +1,16 @@
 """Measuring the game review's win chances against finished games, and fitting their calibration.
 
 Self-play games between bots of mixed strength (seated as the arena seats them, meeple.ai.arena)
-are played in worker processes (and may be kept in a journal, as the arena's games); from each
-finished game a few positions are drawn, one from each
-of equal stretches of the game (so early, middle and late moves are all there), and at each the
-review's raw chance for the mover after its move is estimated exactly as `review_move` estimates
-it (the same worlds and playouts with the same seeds, from the mover's information only), before
-calibration.
-The outcome is the mover's win share of that game.
+are played in worker processes (and may be kept in a journal, as the arena's games). From each
+finished game a few positions are drawn, one from each of equal stretches of the game (so early,
+middle and late moves are all there); at each, the review's raw chance for the mover after its
+move is estimated exactly as `review_move` estimates it (the same worlds and playouts with the
+same seeds, from the mover's information only), before calibration. The outcome is the mover's
+win share of that game.
 
 The games fall in two sets: the first `fit_games` fit the logistic map (meeple.ai.review_fit),
 the next `games` (other deals) measure it, held out; the raw chances of the held-out set are
-measured too, and against the naive equal share. `meeple review-calibration` runs it.
-"""
+measured too, and against the naive equal share. `meeple review-calibration` runs it."""
 
 from __future__ import annotations
 
