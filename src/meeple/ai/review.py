@@ -133,8 +133,9 @@ def assess(before: State[Any], after: State[Any], action: Any, settings: ReviewS
     found = race(before, seat, settings, stream(seed, 1), played, playouts, clock)
     mine, top = found.final[played], found.final[found.best]
 
-    def cal(raw: float) -> float:
-        return round(calibrate(raw, players, game.name), 4)
+    def cal(raw: float, exact: bool = False) -> float:
+        """An estimate through the game's calibration; a finished game's result is no estimate."""
+        return round(raw if exact else calibrate(raw, players, game.name), 4)
 
     best_chance, chance_after = cal(top.mean), cal(mine.mean)
     noise = paired(top, mine)[1]
@@ -143,7 +144,7 @@ def assess(before: State[Any], after: State[Any], action: Any, settings: ReviewS
     luck, luck_noise = 0.0, 0.0
     if revealed(before, action, after, seat, stream(seed, 2)):
         following = position_value(after, seat, settings, stream(seed, 3), playouts, clock)
-        luck = cal(following.mean) - chance_after
+        luck = cal(following.mean, following.exact) - chance_after
         luck_noise = math.hypot(mine.standard_error(), following.standard_error())
     return {
         "index": index,
