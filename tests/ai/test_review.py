@@ -332,3 +332,22 @@ def record_words(record: GameRecord, index: int) -> str:
     for action in record.actions[:index]:
         state.apply(state.game.action_from_json(action))
     return action_words(record.game, record.actions[index], state, catalog(record.game, "en"))
+
+
+def test_playouts_stop_where_the_game_says_and_quick_stops_sooner():
+    from meeple.ai.review_estimate import Playouts
+
+    castell, triqueta = meeple.load("castell"), meeple.load("triqueta")
+    assert Playouts(castell, ReviewSettings.default(), 2).cutoff == 32
+    assert Playouts(castell, ReviewSettings.default(), 4).cutoff == 96  # per opponent
+    assert Playouts(castell, ReviewSettings.quick(), 4).cutoff == 48
+    assert Playouts(castell, ReviewSettings(playout="end"), 4).cutoff is None
+    assert Playouts(triqueta, ReviewSettings.quick(), 2).cutoff is None  # Triqueta plays to the end
+
+
+def test_a_time_cap_still_gives_every_estimate_a_few_worlds_and_says_so():
+    record = finished("castell", 2, seed=2)
+    capped = ReviewSettings(samples=4000, screening=8, seconds_per_move=0.05)
+    entry = review_move(record.to_json(), 10, capped, 0)
+    assert entry["capped"] is True and 4 <= entry["samples"] < 4000
+    assert 0.0 <= entry["chance_after"] <= 1.0 and entry["label"] in LABELS

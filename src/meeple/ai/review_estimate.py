@@ -13,10 +13,11 @@ winners counts 1/k (`State.rewards`). A game whose playouts to the end cost much
 evaluation is good declares a `review_cutoff` in its search tuning: there (`playout="game"`, the
 default) a playout stops after that many plies and the heuristics' `evaluate` scores it.
 
-The race: with many legal moves, every move gets a few worlds, the better half goes on with
-twice as many, and so on until the two strongest moves and the move actually played have
-`samples` worlds each (successive halving). The played move is never dropped: its estimate is
-the one the review reports.
+The race: with more than two legal moves, every move gets a few worlds of a screening block,
+the better half goes on with twice as many, and so on until one is left (successive halving).
+That move and the move actually played are then estimated on `samples` fresh worlds: the
+reported figures never rest on the worlds a move was picked on, so the pick's luck (a "winner's
+curse") does not inflate them.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from meeple.core.state import State
 if TYPE_CHECKING:
     from meeple.ai.review import ReviewSettings
 
-#: The fewest worlds of a final estimate, even when the time cap has passed.
+#: The fewest worlds of a reported estimate, even when the time cap has passed.
 MIN_FINAL = 4
 #: The fewest worlds a move gets in the first round of a race with very many moves.
 MIN_SCREEN = 2
@@ -67,7 +68,8 @@ class Playouts:
         tuning = game.search
         if settings.playout == "game" and module is not None and tuning.review_cutoff is not None:
             self.evaluate = module.evaluate
-            self.cutoff = seat_cutoff(tuning.review_cutoff, players) if tuning.scale_cutoff else tuning.review_cutoff
+            plies = max(1, round(tuning.review_cutoff * settings.cutoff_scale))
+            self.cutoff = seat_cutoff(plies, players) if tuning.scale_cutoff else plies
 
     def play(self, s: State[Any], rng: Rng) -> list[float]:
         choose, epsilon, cutoff = self.choose, self.epsilon, self.cutoff
@@ -245,7 +247,7 @@ def position_value(state: State[Any], seat: int, settings: ReviewSettings, seed:
         return tally
     worlds = Worlds(state, seat, seed)
     tally = Tally()
-    while tally.n < settings.samples and not clock.out():
+    while tally.n < settings.samples and (tally.n < MIN_FINAL or not clock.out()):
         tally.add(playouts.play(worlds.world(tally.n).clone(), worlds.playout_rng(tally.n)), seat)
     return tally
 
