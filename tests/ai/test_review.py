@@ -26,11 +26,8 @@ from meeple.ai.review import (
     review_move,
     review_record,
 )
-from meeple.ai.review_calibration import calibrate
 from meeple.ai.review_words import summarize, turning_points
-from meeple.core import registry
 from meeple.core.errors import OptionError, RecordError
-from meeple.core.plugin import PluginError
 from meeple.core.record import GameRecord
 from meeple.core.rng import Rng
 from tests.ai import ai_toygame
@@ -335,26 +332,6 @@ def record_words(record: GameRecord, index: int) -> str:
     for action in record.actions[:index]:
         state.apply(state.game.action_from_json(action))
     return action_words(record.game, record.actions[index], state, catalog(record.game, "en"))
-
-
-CALIBRATED = replace(ai_toygame.PLUGIN, calibration="tests.ai.test_review:POINTS")
-POINTS = {2: [[0.0, 0.1], [0.5, 0.5], [1.0, 0.8]]}
-BROKEN = replace(ai_toygame.PLUGIN, calibration="tests.ai.test_review:FALLING")
-FALLING = {2: [[0.0, 0.5], [1.0, 0.2]]}
-
-
-def test_a_game_s_calibration_maps_the_raw_chances():
-    with registry.registered(ai_toygame.NAME, "tests.ai.test_review:CALIBRATED") as name:
-        assert calibrate(0.25, 2, name) == pytest.approx(0.3)
-        assert calibrate(1.0, 2, name) == pytest.approx(0.8)
-        assert calibrate(0.25, 3, name) == 0.25  # no points for three players: as it is
-    assert calibrate(0.25, 2, "triqueta") == 0.25 and calibrate(1.2, 2, "triqueta") == 1.0
-
-
-def test_a_calibration_of_the_wrong_shape_is_a_plugin_error():
-    with registry.registered(ai_toygame.NAME, "tests.ai.test_review:BROKEN") as name, \
-            pytest.raises(PluginError, match="must rise"):
-        calibrate(0.5, 2, name)
 
 
 def test_playouts_stop_where_the_game_says_and_quick_stops_sooner():

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from meeple.ai.review_calibration import calibrate
+from meeple.ai.review_calibration import calibrate, calibrate_shares
 from meeple.ai.review_estimate import Clock, Playouts, Race, paired, position_value, race, revealed, stream
 from meeple.core.checks import shown
 from meeple.core.errors import MeepleError, OptionError, RecordError
@@ -138,8 +138,9 @@ def assess(before: State[Any], after: State[Any], action: Any, settings: ReviewS
     found = race(before, seat, settings, stream(seed, 1), played, playouts, clock)
     mine, top = found.final[played], found.final[found.best]
 
-    def cal(raw: float) -> float:
-        return round(calibrate(raw, players, game.name), 4)
+    def cal(raw: float, exact: bool = False) -> float:
+        """An estimate through the game's calibration; a finished game's result is no estimate."""
+        return round(raw if exact else calibrate(raw, players, game.name), 4)
 
     best_chance, chance_after = cal(top.mean), cal(mine.mean)
     noise = paired(top, mine)[1]
@@ -148,7 +149,7 @@ def assess(before: State[Any], after: State[Any], action: Any, settings: ReviewS
     luck, luck_noise = 0.0, 0.0
     if revealed(before, action, after, seat, stream(seed, 2)):
         following = position_value(after, seat, settings, stream(seed, 3), playouts, clock)
-        luck = cal(following.mean) - chance_after
+        luck = cal(following.mean, following.exact) - chance_after
         luck_noise = math.hypot(mine.standard_error(), following.standard_error())
     return {
         "index": index,
@@ -163,7 +164,7 @@ def assess(before: State[Any], after: State[Any], action: Any, settings: ReviewS
         "noise": round(noise, 4) if math.isfinite(noise) else None,
         "luck": round(luck, 4),
         "luck_noise": round(luck_noise, 4) if math.isfinite(luck_noise) else None,
-        "chances": [cal(x) for x in mine.means()],
+        "chances": [round(x, 4) for x in calibrate_shares(mine.means(), seat, players, game.name)],
         "legal": found.legal,
         "samples": mine.n,
         "capped": found.capped or clock.capped,

@@ -1,79 +1,150 @@
 """The correction that turns the review's raw win chances into calibrated ones, per game and
-player count: whatever a game's plugin declares (its part "calibration"), the identity else.
+player count: whatever a game's plugin declares (its `calibration` data file), the identity else.
 
 Why a hook: the estimator plays sampled positions out with a fast policy, which may win more or
 less often than real players do from the same place; a calibration measured against finished
-games maps the raw figure onto what actually happened. The data is a mapping of player counts
-to points `[raw, calibrated]`, both in [0, 1], raw strictly increasing and calibrated not
-decreasing; a chance between two points is interpolated linearly, one outside them takes the
-nearest point's value. A player count the data does not name is left as it is.
+games maps the raw figure onto what actually happened (docs/ai.md, "Game review: calibration";
+`meeple review-calibration` fits and measures it, meeple.ai.review_measure).
+
+The map is logistic on the logit of the raw chance (Platt scaling):
+`calibrated = 1 / (1 + exp(-(slope * logit(raw) + intercept)))`, the raw chance first kept
+within [EDGE, 1 - EDGE] so that a sure-looking 0 or 1 (every playout lost or won) has a logit.
+The data file is TOML, one table per player count it covers; a player count it does not name is
+left as it is:
+
+    [players.2]
+    slope = 0.81
+    intercept = -0.02
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import cache
-from itertools import pairwise
-from typing import Any
+from importlib import resources
 
 from meeple.core.plugin import GamePlugin, PluginError
 from meeple.core.registry import game_plugin
 
-#: Points of one player count: (raw, calibrated) pairs.
-Points = tuple[tuple[float, float], ...]
+#: A raw chance is kept this far from 0 and 1 before its logit is taken.
+EDGE = 0.01
+#: The steepest slope a data file may give (a larger one would turn noise into certainty).
+MAX_SLOPE = 10.0
+#: The largest intercept, in logits, a data file may give.
+MAX_INTERCEPT = 10.0
+
+
+def logit(chance: float) -> float:
+    """The log-odds of `chance`, kept within [EDGE, 1 - EDGE] first."""
+    p = min(1.0 - EDGE, max(EDGE, chance))
+    return math.log(p / (1.0 - p))
+
+
+def sigmoid(x: float) -> float:
+    """The inverse of `logit`, safe for any size of `x`."""
+    if x >= 0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)
+    return e / (1.0 + e)
+
+
+@dataclass(frozen=True)
+class Logistic:
+    """One player count's map: `slope` below 1 pulls overconfident chances toward the middle,
+    above 1 pushes timid ones out; `intercept` shifts every chance (the mover's edge the
+    playouts miss)."""
+
+    slope: float
+    intercept: float
+
+    def __call__(self, raw: float) -> float:
+        return sigmoid(self.slope * logit(raw) + self.intercept)
+
+    def shares(self, shares: Sequence[float], seat: int) -> list[float]:
+        """Every seat's chance with the mover `seat`'s mapped and the others' scaled so that all
+        add up to 1 (equal parts of the rest where the others' raw chances are all 0): the map
+        is fitted on the mover's chance, and the others' keep their proportions."""
+        clipped = [min(1.0, max(0.0, x)) for x in shares]
+        mine = self(clipped[seat])
+        others = sum(clipped) - clipped[seat]
+        rest = 1.0 - mine
+        return [mine if i == seat else (rest * x / others if others > 0 else rest / (len(clipped) - 1))
+                for i, x in enumerate(clipped)]
 
 
 def calibrate(raw: float, players: int, game: str) -> float:
     """`raw` (an estimated chance, or share of the win, in [0, 1]) as the game's calibration for
-    `players` seats maps it; the identity where the game declares none."""
+    `players` seats maps it; the identity (clipped to [0, 1]) where the game declares none."""
+    found = calibration_of(game).get(players)
     clipped = min(1.0, max(0.0, raw))
-    points = calibration_of(game).get(players)
-    if not points:
-        return clipped
-    if clipped <= points[0][0]:
-        return points[0][1]
-    for (x0, y0), (x1, y1) in pairwise(points):
-        if clipped <= x1:
-            return y0 + (y1 - y0) * (clipped - x0) / (x1 - x0)
-    return points[-1][1]
+    return clipped if found is None else found(clipped)
 
 
-def calibration_of(game: str) -> dict[int, Points]:
-    """The game's calibration points per player count (empty: none declared); PluginError when
-    its plugin names data of another shape."""
+def calibrate_shares(shares: Sequence[float], seat: int, players: int, game: str) -> list[float]:
+    """Every seat's raw chance (`shares`, as the mover `seat` estimated them) as the game's
+    calibration for `players` maps them (`Logistic.shares`); the identity (each clipped to
+    [0, 1]) where the game declares none."""
+    found = calibration_of(game).get(players)
+    return [min(1.0, max(0.0, x)) for x in shares] if found is None else found.shares(shares, seat)
+
+
+def calibration_of(game: str) -> dict[int, Logistic]:
+    """The game's calibration per player count (empty: none declared); PluginError naming the
+    file and the problem when its data file cannot be read or is not of the shape above."""
     return _calibration(game_plugin(game))
 
 
 @cache
-def _calibration(plugin: GamePlugin) -> dict[int, Points]:
-    found = plugin.part("calibration")
-    if found is None:
+def _calibration(plugin: GamePlugin) -> dict[int, Logistic]:
+    target = plugin.calibration
+    if target is None:
         return {}
-    if not isinstance(found, Mapping):
-        raise _bad(plugin, "is not a mapping of player counts to points")
-    return {_players(plugin, key): _points(plugin, key, value) for key, value in found.items()}
+    package, _, name = target.partition(":")
+    try:
+        text = resources.files(package).joinpath(name).read_text(encoding="utf-8")
+    except (OSError, ImportError, ValueError) as exc:
+        raise _bad(plugin, f"cannot be read ({type(exc).__name__}: {exc})") from None
+    return parse_calibration(text, plugin.info.min_players, plugin.info.max_players,
+                             lambda problem: _bad(plugin, problem))
 
 
-def _players(plugin: GamePlugin, key: Any) -> int:
-    info = plugin.info
-    if type(key) is not int or not info.min_players <= key <= info.max_players:
-        raise _bad(plugin, f"names {key!r} players ({info.min_players} to {info.max_players} play it)")
-    return key
+def parse_calibration(text: str, min_players: int, max_players: int,
+                      bad: Callable[[str], Exception] = lambda problem: PluginError(f"the calibration {problem}"),
+                      ) -> dict[int, Logistic]:
+    """The maps a calibration data file's `text` declares; `bad(problem)` is the error raised
+    (by default a PluginError) for the first thing wrong with it."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise bad(f"is not TOML ({exc})") from None
+    if set(data) != {"players"} or not isinstance(data["players"], Mapping):
+        raise bad("needs one [players.N] table per player count, and nothing else")
+    maps: dict[int, Logistic] = {}
+    for key, value in data["players"].items():
+        if not key.isdigit() or not min_players <= int(key) <= max_players:
+            raise bad(f"names {key!r} players ({min_players} to {max_players} play it)")
+        if not isinstance(value, Mapping) or set(value) != {"slope", "intercept"}:
+            raise bad(f"needs a slope and an intercept, and nothing else, for {key} players")
+        slope, intercept = value["slope"], value["intercept"]
+        if type(slope) not in (int, float) or not 0 < slope <= MAX_SLOPE:
+            raise bad(f"has a slope of {slope!r} for {key} players: it must be more than 0 and at most {MAX_SLOPE:g}")
+        if type(intercept) not in (int, float) or not abs(intercept) <= MAX_INTERCEPT:
+            raise bad(f"has an intercept of {intercept!r} for {key} players: it must be from "
+                      f"-{MAX_INTERCEPT:g} to {MAX_INTERCEPT:g}")
+        maps[int(key)] = Logistic(float(slope), float(intercept))
+    return maps
 
 
-def _points(plugin: GamePlugin, players: int, value: Any) -> Points:
-    if not isinstance(value, Sequence) or len(value) < 2:
-        raise _bad(plugin, f"needs at least two [raw, calibrated] points for {players} players")
-    points: list[tuple[float, float]] = []
-    for point in value:
-        if (not isinstance(point, Sequence) or len(point) != 2
-                or not all(type(x) in (int, float) and 0.0 <= x <= 1.0 for x in point)):
-            raise _bad(plugin, f"has a point {point!r} for {players} players that is not [raw, calibrated] in [0, 1]")
-        raw, calibrated = float(point[0]), float(point[1])
-        if points and (raw <= points[-1][0] or calibrated < points[-1][1]):
-            raise _bad(plugin, f"points for {players} players must rise: raw strictly, calibrated never falling")
-        points.append((raw, calibrated))
-    return tuple(points)
+def calibration_text(maps: Mapping[int, Logistic], header: Sequence[str]) -> str:
+    """A data file declaring `maps`, `header` as its comment lines (what fitted it, and how)."""
+    lines = [f"# {line}" for line in header]
+    for players in sorted(maps):
+        found = maps[players]
+        lines += ["", f"[players.{players}]", f"slope = {found.slope:.4f}", f"intercept = {found.intercept:.4f}"]
+    return "\n".join(lines) + "\n"
 
 
 def _bad(plugin: GamePlugin, problem: str) -> PluginError:

@@ -24,6 +24,8 @@ from meeple import _native
 from meeple.ai.arena import ArenaResult, play_arena_game, summarize
 from meeple.ai.bots import Bot, make_bot
 from meeple.ai.match import derive_seed, random_playouts, rotated_seating
+from meeple.ai.review_calibration import Logistic, calibration_text, parse_calibration
+from meeple.ai.review_measure import DEFAULT_BOTS, measure
 from meeple.boards.picture import spectator_picture
 from meeple.cli.options import parse_bots, parse_options
 from meeple.cli.outputs import check_output_file, prepare_output_folder, reserve_new_file
@@ -392,6 +394,104 @@ def arena(
             console.print(f"ratings chart written to {plot}", markup=False, highlight=False, soft_wrap=True)
     if plot_error is not None:
         raise OptionError(plot_error)
+
+
+@app.command(name="review-calibration")
+def review_calibration(
+    game: str = typer.Argument(..., help="Game name."),
+    players: int = typer.Option(2, "--players", "-p", help="Number of players."),
+    games: int = typer.Option(200, "--games", "-n", help="Held-out self-play games, where the calibration "
+                               "is measured."),
+    fit_games: int = typer.Option(100, "--fit-games", help="Self-play games before those, where it is fitted "
+                                  "(0: measure only, raw and as installed)."),
+    positions: int = typer.Option(2000, "--positions", help="Held-out positions, spread evenly over the games."),
+    setting: str = typer.Option("quick", "--setting", help="The review's setting: quick or default."),
+    bots: str = typer.Option(",".join(DEFAULT_BOTS), "--bots", "-b", help="Bots of the self-play games, "
+                             "seated as the arena seats them."),
+    seed: int = typer.Option(1, "--seed", "-s", help="Seed of the series."),
+    workers: int | None = typer.Option(None, "--workers", "-w", help="Games played at once (default 2)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the result as one JSON object."),
+    write: Path | None = typer.Option(None, "--write", help="Write the fitted map, for these players, into this "
+                                      "calibration data file (its other player counts are kept)."),
+    resume: Path | None = typer.Option(None, "--resume", help="Journal file: keep each finished self-play game "
+                                       "there, and take the games of an earlier run of the same games from it."),
+    option: list[str] | None = OptionsOpt,
+) -> None:
+    """Measure the game review's win chances against self-play games: a reliability table and
+    Brier score, held out, raw and calibrated; fit the calibration on other games."""
+    from meeple.ai.bots import split_bot_specs
+
+    if write is not None and fit_games < 1:
+        raise OptionError("--write needs a fit: give --fit-games more than 0")
+    kept = {} if write is None else _read_calibration(check_output_file(write, "--write"), game)
+    with _Progress(f"{game} (played, then estimated)", 2 * (fit_games + games)) as progress:
+        result = measure(game, players, games, positions, seed, fit_games=fit_games, setting=setting,
+                         bots=tuple(split_bot_specs(bots)), workers=workers, options=parse_options(option),
+                         journal=resume, progress=progress.update)
+    found = result.to_json()
+    if write is not None:
+        if found["fitted"] is None:
+            raise OptionError(f"--write {write}: nothing written, as no map could be fitted: {found['fit_error']}")
+        fitted = Logistic(found["fitted"]["slope"], found["fitted"]["intercept"])
+        _write_calibration(write, result.game, {**kept, players: fitted}, found)
+    if as_json:
+        print(json.dumps(found))
+    else:
+        _print_calibration(found)
+
+
+def _read_calibration(path: Path, game: str) -> dict[int, Logistic]:
+    """The maps of the calibration data file at `path` (none if there is no file yet), read
+    before a run so that a bad file stops it at once."""
+    the_game = load(game)
+    if not path.exists():
+        return {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise OptionError(f"--write {path}: cannot read the file there ({exc})") from None
+    return parse_calibration(text, the_game.min_players, the_game.max_players,
+                             lambda problem: OptionError(f"--write {path}: the file there {problem}"))
+
+
+def _write_calibration(path: Path, game: str, maps: dict[int, Logistic], found: dict[str, Any]) -> None:
+    """Write the data file at `path` declaring `maps`, its header saying how they were fitted."""
+    the_game = load(game)
+    players = found["players"]
+    held = found["held_out"]
+    header = [f"{the_game.title}: the game review's calibration (docs/ai.md, \"Game review: calibration\").",
+              f"{players} players: fitted on {found['positions']['fit']} positions of {found['games']['fit']} "
+              f"self-play games ({', '.join(found['bots'])}), review setting {found['setting']}, seed {found['seed']};",
+              f"held out ({found['positions']['held_out']} positions of {found['games']['held_out']} other games): "
+              f"Brier {held['raw']['brier']} raw, {held['fitted']['brier']} calibrated, "
+              f"{held['baseline_brier']} for an equal share.",
+              "Written by meeple review-calibration --write; a player count not named below is left uncalibrated."]
+    try:
+        path.write_text(calibration_text(maps, header), encoding="utf-8")
+    except OSError as exc:
+        raise OptionError(f"--write {path}: {exc.strerror or exc}") from None
+
+
+def _print_calibration(found: dict[str, Any]) -> None:
+    held = found["held_out"]
+    console.print(f"{load(found['game']).title}, {found['players']} players, review setting {found['setting']}: "
+                  f"{found['positions']['held_out']} held-out positions of {found['games']['held_out']} games, "
+                  f"seed {found['seed']}", highlight=False)
+    for name in ("raw", "fitted", "installed"):
+        if name not in held:
+            continue
+        table = Table(title=f"{name}: Brier {held[name]['brier']:.4f} (equal share {held['baseline_brier']:.4f})"
+                      + ("" if held[name]["meets_goal"] else "; a well-filled bin misses by more than 5 points"))
+        for column in ("stated chance", "positions", "mean stated", "won", "won 95% CI", "gap"):
+            table.add_column(column, justify="right")
+        for row in held[name]["table"]:
+            table.add_row(f"{row['low']:.1f}-{row['high']:.1f}", str(row["count"]), f"{row['mean_estimate']:.3f}",
+                          f"{row['observed']:.3f}", f"[{row['ci95'][0]:.3f}, {row['ci95'][1]:.3f}]",
+                          f"{row['gap']:+.3f}")
+        console.print(table)
+    if found["fitted"] is not None:
+        console.print(f"fitted: slope {found['fitted']['slope']}, intercept {found['fitted']['intercept']}",
+                      highlight=False)
 
 
 def _print_arena(result: ArenaResult, players: int, seed: int) -> None:

@@ -34,7 +34,7 @@ Chance = Literal["sampled", "deterministic"]
 #: Whether a seat may see everything ("perfect") or not ("imperfect").
 Information = Literal["perfect", "imperfect"]
 #: The optional parts a plugin may name.
-Part = Literal["heuristics", "terminal", "board", "encoder", "batch", "batch_greedy", "calibration"]
+Part = Literal["heuristics", "terminal", "board", "encoder", "batch", "batch_greedy"]
 #: A part's shape, the Protocol its consumer checks it against.
 PartT = TypeVar("PartT")
 
@@ -95,9 +95,9 @@ class GamePlugin:
     greedy policy and evaluation), `terminal` (the terminal renderer), `board` (the web board),
     `encoder` (the research environments' observation encoder), `batch` (the batched simulator
     class, `meeple.batch.BatchSimulator`), `batch_greedy` (the greedy bot on that simulator's
-    arrays, `meeple.batch.GreedyPolicy`), `calibration` (the fitted correction of the game
-    review's win chances: a mapping of player counts to [raw, calibrated] points,
-    `meeple.ai.review_calibration`). `view_type` is the type of what `view(seat)` returns."""
+    arrays, `meeple.batch.GreedyPolicy`). `calibration` is data, not code: a TOML file in a
+    package, "package:file", holding the fitted correction of the game review's win chances
+    (read by `meeple.ai.review_calibration`). `view_type` is the type of what `view(seat)` returns."""
 
     rules: type[Game[Any, Any]]
     describe: str

@@ -13,6 +13,7 @@ PLUGIN = GamePlugin(
     terminal="meeple.cli.render.castell",
     board="meeple.boards.castell",
     encoder="meeple.envs.encoders.castell",
+    calibration="meeple.games.castell:review_calibration.toml",
     view_type=CastellView,
     batch="meeple.batch.castell:CastellBatch",
 )

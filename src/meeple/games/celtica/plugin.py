@@ -14,5 +14,6 @@ PLUGIN = GamePlugin(
     board="meeple.boards.celtica",
     encoder="meeple.envs.encoders.celtica",
     batch="meeple.batch.celtica:CelticaBatch",
+    calibration="meeple.games.celtica:review_calibration.toml",
     view_type=CelticaView,
 )

@@ -14,5 +14,6 @@ PLUGIN = GamePlugin(
     board="meeple.boards.triominos",
     encoder="meeple.envs.encoders.triominos",
     batch="meeple.batch.triominos:TriominosBatch",
+    calibration="meeple.games.triominos:review_calibration.toml",
     view_type=TriominosView,
 )

@@ -15,5 +15,6 @@ PLUGIN = GamePlugin(
     encoder="meeple.envs.encoders.triqueta",
     batch="meeple.batch.triqueta:TriquetaBatch",
     batch_greedy="meeple.batch.triqueta_greedy:greedy_actions",
+    calibration="meeple.games.triqueta:review_calibration.toml",
     view_type=TriquetaView,
 )
