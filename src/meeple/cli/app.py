@@ -583,7 +583,8 @@ def review(
     else:
         console.print(review_screen(result, record, cat))
         if plot is not None and plot_error is None:
-            console.print(cat.text("review_table.plot_written", path=plot), markup=False, highlight=False, soft_wrap=True)
+            console.print(cat.text("review_table.plot_written", path=plot),
+                          markup=False, highlight=False, soft_wrap=True)
     if plot_error is not None:
         raise OptionError(plot_error)
 
