@@ -5,6 +5,7 @@ measured runs are in docs/ai.md."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -18,8 +19,10 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def _run(script: str, *args: str, cwd: Path) -> str:
+    # Stable-Baselines3 makes a log folder for every run, in the system's temporary folder unless told.
+    env = {**os.environ, "SB3_LOGDIR": str(cwd / "sb3-log")}
     done = subprocess.run([sys.executable, str(EXAMPLES / script), *args], capture_output=True, text=True,
-                          timeout=600, cwd=cwd)
+                          timeout=600, cwd=cwd, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 
