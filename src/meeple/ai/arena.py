@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from contextlib import closing
 from dataclasses import dataclass, field
 from itertools import permutations
 from pathlib import Path
@@ -34,7 +33,7 @@ from typing import Any
 
 from meeple.ai.backends import open_backend
 from meeple.ai.bots import Bot, make_bot
-from meeple.ai.journal import ArenaJournal
+from meeple.ai.journal import ArenaJournal, run_journaled
 from meeple.ai.match import derive_seed, play_game
 from meeple.ai.ratings import mean_ci95, openskill_ratings, ranks_from_results, wilson_ci95
 from meeple.core.errors import OptionError
@@ -292,18 +291,9 @@ def run_arena(
         done = games - len(tasks)
         if progress is not None and done:
             progress(done)
-        try:
-            with closing(runner.run(play_arena_game, tasks)) as finishing:
-                for outcome in finishing:
-                    outcomes[outcome.index] = outcome
-                    if book is not None:
-                        book.add(outcome.journal_json())
-                    done += 1
-                    if progress is not None:
-                        progress(done)
-        finally:
-            if book is not None:
-                book.close()
+        finished_games = runner.run(play_arena_game, tasks)
+        for outcome in run_journaled(finished_games, book, GameOutcome.journal_json, done, progress):
+            outcomes[outcome.index] = outcome
     finished = [o for o in outcomes if o is not None]
     result = summarize(loaded.name, specs, players, seed, resolved, plan, finished)
     result.workers = runner.workers

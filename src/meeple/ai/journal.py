@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Generator, Iterator
+from contextlib import closing
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from meeple.core.errors import OptionError, RecordError
 from meeple.core.jsonio import MAX_FILE_BYTES, parse_json
@@ -90,3 +92,26 @@ class ArenaJournal:
         if self._out is not None:
             self._out.close()
             self._out = None
+
+
+Result = TypeVar("Result")
+
+
+def run_journaled(results: Generator[Result, None, None], book: ArenaJournal | None,
+                  entry: Callable[[Result], dict[str, Any]], done: int,
+                  progress: Callable[[int], None] | None) -> Iterator[Result]:
+    """Each result of a run as it finishes, after its journal entry is written (so an interrupted
+    run resumes from it) and progress counted from `done`; the run and the journal are closed
+    at the end, or when the caller stops early."""
+    try:
+        with closing(results) as finishing:
+            for result in finishing:
+                if book is not None:
+                    book.add(entry(result))
+                done += 1
+                if progress is not None:
+                    progress(done)
+                yield result
+    finally:
+        if book is not None:
+            book.close()

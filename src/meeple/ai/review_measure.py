@@ -25,7 +25,7 @@ from typing import Any
 from meeple.ai.arena import seatings
 from meeple.ai.backends import open_backend
 from meeple.ai.bots import make_bot
-from meeple.ai.journal import ArenaJournal
+from meeple.ai.journal import ArenaJournal, run_journaled
 from meeple.ai.match import derive_seed, play_game
 from meeple.ai.review import ReviewSettings
 from meeple.ai.review_calibration import Logistic, calibration_of
@@ -231,18 +231,8 @@ def measure(game: str, players: int, games: int, positions: int, seed: int, *, f
         tasks = [(loaded.name, tuple(bots[b] for b in plan[i % len(plan)]), derive_seed(seed, i), i, resolved)
                  for i in range(total) if records[i] is None]
         done = total - len(tasks)
-        try:
-            with closing(runner.run(play_record, tasks)) as finishing:
-                for played in finishing:
-                    records[played["index"]] = played["record"]
-                    if book is not None:
-                        book.add(played)
-                    done += 1
-                    if progress is not None:
-                        progress(done)
-        finally:
-            if book is not None:
-                book.close()
+        for played in run_journaled(runner.run(play_record, tasks), book, dict, done, progress):
+            records[played["index"]] = played["record"]
         found: list[list[Position]] = [[] for _ in range(total)]
         estimates = [(record, i, per_game, settings.to_json()) for i, record in enumerate(records)]
         with closing(runner.run(estimate_game, estimates)) as finishing:
