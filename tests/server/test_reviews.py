@@ -25,6 +25,7 @@ from meeple.server.commands import secret_hash
 from meeple.server.config import ServerConfig
 from meeple.server.sqlite_store import SQLiteStore
 from meeple.server.store import SeatRow, TableRow
+from meeple.server.web.review import review_html
 from tests.server.conftest import bearer, create, hub_of, lifted_config, state
 
 #: What the tests' reviews spend: enough to label every move, little enough for seconds.
@@ -199,6 +200,24 @@ def test_the_review_page_fragment_waits_for_the_review(client):
     page = client.get("/tables/done-table/review")
     assert page.status_code == 200
     assert "<svg" in page.text and 'data-testid="review-chart"' in page.text
+
+
+def test_a_review_that_names_no_turning_point_says_so_in_words(client):
+    """Short games reviewed with few samples may have no decision that cost anything and no luck
+    beyond the noise: the page says so instead of an empty list."""
+    finished_table(client, "triqueta", 2)
+    review = reviewed(client, "done-table")["review"]
+    record = GameRecord.from_json(client.get("/api/tables/done-table/record").json())
+    before: list[Any] = []
+    record.replay(lambda step, action, now: before.append(now.view(None)))
+    before.insert(0, record.new_state().view(None))
+    seats = [{"seat": seat, "kind": "human", "name": f"Friend {seat}"} for seat in range(2)]
+    named = review_html("triqueta", review, before, seats, "en")
+    assert 'data-testid="turning-points"' in named and 'data-testid="no-turning-points"' not in named
+    quiet = review_html("triqueta", {**review, "turning_points": []}, before, seats, "en")
+    assert 'data-testid="turning-points"' not in quiet and 'data-testid="turning-point-1"' not in quiet
+    assert "no decision cost a share of the win" in quiet
+    assert "沒有一手失去勝率" in review_html("triqueta", {**review, "turning_points": []}, before, seats, "zh-Hant")
 
 
 # -- hints ------------------------------------------------------------------------------------------

@@ -61,15 +61,24 @@ def review_html(game: str, review: dict[str, Any], before: list[View], seats: li
         chart(review, names, points, cat),
         legend(names),
         el("h3", {}, text(cat.text("reviewing.turning_points"))),
-        el("ol", {"class_": "turning-points", "data_testid": "turning-points"},
-           *[el("li", {}, el("button", {"type": "button", "class_": "review-jump", "data_move": point["index"] + 1},
-                             text(said))) for point, said in zip(review["turning_points"], points, strict=True)]),
+        turning_list(review["turning_points"], points, cat),
         el("h3", {}, text(cat.text("reviewing.by_seat"))),
         summary(review["seats"], names, cat),
         el("h3", {}, text(cat.text("reviewing.every_move"))),
         el("ol", {"class_": "review-moves", "data_testid": "review-moves"},
            *[_move_line(entry, said, names, cat, game, before) for entry, said in zip(moves, words, strict=True)]),
     ])
+
+
+def turning_list(turning: list[dict[str, Any]], said: list[str], cat: Catalog) -> str:
+    """The turning points as buttons that step the replay; or, when no decision cost anything
+    and no draw moved the chances beyond the estimates' noise, a sentence that says so."""
+    if not turning:
+        return el("p", {"class_": "review-help", "data_testid": "no-turning-points"},
+                  text(cat.text("reviewing.no_turning_points")))
+    return el("ol", {"class_": "turning-points", "data_testid": "turning-points"},
+              *[el("li", {}, el("button", {"type": "button", "class_": "review-jump", "data_move": point["index"] + 1},
+                                text(words))) for point, words in zip(turning, said, strict=True)])
 
 
 def _turning_words(point: dict[str, Any], moves: list[dict[str, Any]], words: list[str], cat: Catalog) -> str:
