@@ -33,6 +33,8 @@ _seats: dict[int, bytes] = {}
 _PADS: Final = [bytes(4 * ROW_SIZE * k) for k in range(MAX_PLAYERS + 1)]
 _SEAT_PADS: Final = [bytes(4 * SEAT_SIZE * k) for k in range(MAX_PLAYERS + 1)]
 _NO_PENDING: Final = blocks.NO_PENDING[0].tobytes()
+#: A dtype object, not the np.float32 type: `np.frombuffer` skips converting it each time.
+F32: Final = np.dtype(np.float32)
 
 
 def _kept(cache: dict[int, bytes], key: int, made: np.ndarray) -> bytes:
@@ -94,10 +96,10 @@ def encode_state(state: TriquetaState, seat: int) -> np.ndarray:
         if tokens is None:
             key = 0
         else:
-            in_row = _per_animal(tokens)
-            key = 1 << 24 | _packed(in_row)
-            for a in range(NUM_ANIMALS):
-                seen[a] += in_row[a]
+            key = 1 << 24
+            for token in tokens:
+                key += 1 << 4 * (NUM_ANIMALS - 1 - token)  # `_packed` of the row's counts per animal
+                seen[token] += 1
         data = _rows.get(key)
         if data is None:
             data = _kept(_rows, key, blocks.row(None if tokens is None else tuple(tokens))[0])
@@ -161,4 +163,4 @@ def encode_state(state: TriquetaState, seat: int) -> np.ndarray:
     for j in range(n):
         parts.append(seat_parts[(seat + j) % n])
     parts.append(_SEAT_PADS[MAX_PLAYERS - n])
-    return np.frombuffer(bytearray().join(parts), dtype=np.float32)
+    return np.frombuffer(bytearray().join(parts), F32)
