@@ -3,13 +3,14 @@ layout (meeple.batch.celtica_layout) behind both `celtica.encode(view)` and the 
 `encode_state(state)`.
 
 The vector changes in a few places per step, so each region is a block of float32 bytes looked
-up by what it shows (a druid's location, the flags packed into an integer, a pile's counts, a
-seat's collection) and made only on a miss; one join of the bytes makes the observation. The
-values run is scaled as before: raw values times the layout's scales in float64, then float32,
-block by block, so every value is bit-identical to one multiplication of the whole run."""
+up by what it shows (the board, a druid's location, the flags packed into an integer) and made
+only on a miss; the values run (counts and sizes, scaled) is computed natively as float64
+products, as numpy multiplies them, and rounded to float32 by `array`, as numpy casts; one join
+of the bytes makes the observation."""
 
 from __future__ import annotations
 
+from array import array
 from typing import Final
 
 import numpy as np
@@ -44,21 +45,23 @@ HEAD_VALUES: Final = NUM_COLOURS + 3
 
 _boards: dict[tuple[tuple[str, ...], tuple[int, ...]], bytes] = {}
 _flags: dict[int, bytes] = {}
-_heads: dict[tuple[int, ...], bytes] = {}
-_piles: dict[tuple[int, ...], bytes] = {}
-_seats: dict[tuple[int, ...], bytes] = {}
+_amulets: dict[int, list[int]] = {}
 _last_board: list[tuple[tuple[str, ...], tuple[int, ...], bytes]] = []  # most steps share one board
+
+_PILE_SCALES: Final = VALUE_SCALES[HEAD_VALUES:]
+#: A seat's scales (meeple.batch.celtica_layout.P_SCALES): parts, druid cards, experience
+#: cards, complete amulets, then amulet sizes.
+_PART_SCALE: Final = P_SCALES[0]
+_CARDS_SCALE: Final = P_SCALES[NUM_PART_TYPES]
+_EXPERIENCE_SCALE: Final = P_SCALES[NUM_PART_TYPES + 1]
+_COMPLETE_SCALE: Final = P_SCALES[NUM_PART_TYPES + 2]
+_SIZE_SCALE: Final = P_SCALES[NUM_PART_TYPES + 3]
 
 #: A druid's location one-hot, by location.
 _DRUID_AT: Final = [np.eye(1, MAX_LENGTH, pos, dtype=np.float32).tobytes() for pos in range(MAX_LENGTH)]
 
 
-def _scaled(raw: list[int] | list[float], scales: list[float]) -> bytes:
-    """Raw values times their scales, in float64 then float32 (as the whole run was)."""
-    return (np.array(raw, dtype=np.float64) * np.array(scales, dtype=np.float64)).astype(np.float32).tobytes()
-
-
-def _kept(cache: dict[tuple[int, ...], bytes], key: tuple[int, ...], data: bytes) -> bytes:
+def _kept(cache: dict[int, list[int]], key: int, data: list[int]) -> list[int]:
     if len(cache) >= LIMIT:
         cache.clear()
     cache[key] = data
@@ -112,17 +115,24 @@ def _flag_block(key: int, n: int) -> bytes:
     return data
 
 
-def _seat_block(parts: list[int], druid_cards: int, experience_cards: int) -> bytes:
-    """A seat's values: parts per type, druid and experience cards, complete amulets, amulet
-    sizes largest first (complete ones count NUM_PART_TYPES), zero-padded."""
-    key = (*parts, druid_cards, experience_cards)
-    data = _seats.get(key)
-    if data is None:
+def _packed(counts: list[int]) -> int:
+    """Counts (each under 16) as one integer, four bits each."""
+    key = 0
+    for count in counts:
+        key = key << 4 | count
+    return key
+
+
+def _amulet_sizes(parts: list[int]) -> list[int]:
+    """A collection's amulet sizes as the values run shows them: largest first, a complete
+    amulet counting NUM_PART_TYPES, zero-padded to MAX_AMULETS; then the complete amulets."""
+    key = _packed(parts)
+    found = _amulets.get(key)
+    if found is None:
         complete = complete_amulets(parts)
         sizes = [NUM_PART_TYPES] * complete + list(incomplete_sizes(parts))
-        raw = [*parts, druid_cards, experience_cards, complete, *sizes, *([0] * (MAX_AMULETS - len(sizes)))]
-        data = _kept(_seats, key, _scaled(raw, P_SCALES))
-    return data
+        found = _kept(_amulets, key, [*sizes, *([0] * (MAX_AMULETS - len(sizes))), complete])
+    return found
 
 
 def join(seat: int, n: int, kinds: tuple[str, ...], numbers: tuple[int, ...], printed: bool, druids: list[int],
@@ -144,20 +154,26 @@ def join(seat: int, n: int, kinds: tuple[str, ...], numbers: tuple[int, ...], pr
         flags = flags << 1 | (q == ender)
         flags = flags << 1 | (q in end_queue)
         flags = flags << 1 | (q in winners)
-    head_key = (*druids, goal, pending, min(round_no, MAX_ROUND))
-    head = _heads.get(head_key)
-    if head is None:
-        raw = [pos / goal for pos in druids] + [pending / MAX_NUMBER, min(round_no, MAX_ROUND) / MAX_ROUND,
-                                                len(kinds) / MAX_LENGTH]
-        head = _kept(_heads, head_key, _scaled(raw, VALUE_SCALES[:HEAD_VALUES]))
-    pile_key = tuple(piles)
-    pile = _piles.get(pile_key)
-    if pile is None:
-        pile = _kept(_piles, pile_key, _scaled(piles, VALUE_SCALES[HEAD_VALUES:]))
-    parts = [_board(kinds, numbers), *[_DRUID_AT[pos] for pos in druids], _flag_block(flags, n), head, pile]
+    # The values run: raw values times their scales, in float64 as numpy multiplies, then
+    # float32 as numpy casts (the head is already scaled: its scales are 1).
+    values = [pos / goal for pos in druids]
+    values.append(pending / MAX_NUMBER)
+    values.append(min(round_no, MAX_ROUND) / MAX_ROUND)
+    values.append(len(kinds) / MAX_LENGTH)
+    for i in range(len(piles)):
+        values.append(piles[i] * _PILE_SCALES[i])
     for j in range(n):
         parts_held, druid_cards, experience_cards, _ = players[(seat + j) % n]
-        parts.append(_seat_block(parts_held, druid_cards, experience_cards))
+        for t in range(NUM_PART_TYPES):
+            values.append(parts_held[t] * _PART_SCALE)
+        sizes = _amulet_sizes(parts_held)
+        values.append(druid_cards * _CARDS_SCALE)
+        values.append(experience_cards * _EXPERIENCE_SCALE)
+        values.append(sizes[MAX_AMULETS] * _COMPLETE_SCALE)
+        for k in range(MAX_AMULETS):
+            values.append(sizes[k] * _SIZE_SCALE)
+    parts = [_board(kinds, numbers), *[_DRUID_AT[pos] for pos in druids], _flag_block(flags, n),
+             array("f", values).tobytes()]
     return np.frombuffer(bytearray().join(parts), F32)
 
 
