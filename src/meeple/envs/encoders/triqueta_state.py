@@ -57,6 +57,35 @@ _COLLECTED: Final = [
     for k in range(TOKENS_PER_ANIMAL + 1)]
 #: The observer's unknown count of one animal, by the tokens of it seen.
 _UNKNOWN: Final = [_floats(blocks.unknown((k,) + _NO_ANIMALS[1:])[:1]) for k in range(TOKENS_PER_ANIMAL + 1)]
+
+# Triqueta's six animals go in two halves of three, each half's counts packed in four bits per
+# animal (ten tokens at most): a half's block or points is one list index, and sums of packed
+# counts are one addition (no field overflows).
+HALF: Final = 3
+_HALVES: Final = range(1 << 4 * HALF)
+
+
+def _counts_of(key: int) -> list[int]:
+    """A half's packed counts, first animal first."""
+    return [(key >> 4 * (HALF - 1 - k)) & 15 for k in range(HALF)]
+
+
+def _half_table(per_count: list[bytes]) -> list[bytes]:
+    """For every packed half, its three animals' blocks joined (b"" where a count is past 10)."""
+    return [b"".join([per_count[c] for c in counts]) if max(counts) <= TOKENS_PER_ANIMAL else b""
+            for counts in map(_counts_of, _HALVES)]
+
+
+def _half_points(first: int) -> list[int]:
+    return [sum(_POINTS[first + k][c] for k, c in enumerate(counts)) if max(counts) <= TOKENS_PER_ANIMAL else 0
+            for counts in map(_counts_of, _HALVES)]
+
+
+_COLLECTED_HALF: Final = _half_table(_COLLECTED)
+_ROW_HALF: Final = _half_table(_ROW_SHARES)
+_UNKNOWN_HALF: Final = _half_table(_UNKNOWN)
+_POINTS_LOW: Final = _half_points(0)
+_POINTS_HIGH: Final = _half_points(HALF)
 _PADS: Final = [bytes(4 * ROW_SIZE * k) for k in range(MAX_PLAYERS + 1)]
 _SEAT_PADS: Final = [bytes(4 * SEAT_SIZE * k) for k in range(MAX_PLAYERS + 1)]
 _NO_PENDING: Final = _floats(blocks.NO_PENDING[0])
@@ -85,30 +114,35 @@ def _packed(counts: list[int]) -> int:
     return key
 
 
-def _per_animal(tokens: list[int]) -> list[int]:
-    seen = [0] * NUM_ANIMALS
+#: One token of each animal, packed as `_packed` packs counts.
+_ONE: Final = [1 << 4 * (NUM_ANIMALS - 1 - a) for a in range(NUM_ANIMALS)]
+_LOW_MASK: Final = (1 << 4 * HALF) - 1
+
+
+def _packed_tokens(tokens: list[int]) -> int:
+    """The tokens' counts per animal, packed as `_packed` packs them (USED slots skipped)."""
+    key = 0
     for token in tokens:
-        seen[token] += 1
-    return seen
+        if token >= 0:
+            key += _ONE[token]
+    return key
 
 
-def _collection_points(counts: list[int]) -> int:
-    points = 0
-    for a in range(NUM_ANIMALS):
-        points += _POINTS[a][counts[a]]
-    return points
+def _points(packed: int) -> int:
+    """T8's points of a collection, from its packed counts."""
+    return _POINTS_LOW[packed >> 4 * HALF] + _POINTS_HIGH[packed & _LOW_MASK]
 
 
-def _score_with_face_down(counts: list[int], face_down: list[int], bonus: int) -> int:
+def _score_with_face_down(counts: list[int], packed: int, face_down: list[int], bonus: int) -> int:
     """The observer's score preview, T7 applied to its face-down tokens (none: its score)."""
     if not face_down:
-        return _collection_points(counts) + bonus
-    key = _packed(counts) << 24 | _packed(_per_animal(face_down))
+        return _points(packed) + bonus
+    key = packed << 24 | _packed_tokens(face_down)
     points = _face_down_scores.get(key)
     if points is None:
         if len(_face_down_scores) >= LIMIT:
             _face_down_scores.clear()
-        points = _face_down_scores[key] = _collection_points(with_face_down(counts, face_down))
+        points = _face_down_scores[key] = _points(_packed(with_face_down(counts, face_down)))
     return points + bonus
 
 
@@ -124,21 +158,20 @@ def encode_state(state: TriquetaState, seat: int) -> np.ndarray:
     face_down = state.face_down
     returned = state.returned
     winners = state.winners() if over else []
-    seen = [0] * NUM_ANIMALS
+    seen = 0  # the tokens the observer has seen, per animal, packed
 
-    header_parts: list[bytes] = []
-    row_parts: list[bytes] = []
+    parts: list[bytes] = [b"", b"", b""]  # the header and the unknown counts' halves, set last
     rows = state.rows
     for tokens in rows:
         if tokens is None:
-            row_parts.append(_ROW_OUT)
+            parts.append(_ROW_OUT)
             continue
-        in_row = _per_animal(tokens)
-        row_parts.append(_ROW_HEADS[len(tokens)])
-        for a in range(NUM_ANIMALS):
-            row_parts.append(_ROW_SHARES[in_row[a]])
-            seen[a] += in_row[a]
-    row_parts.append(_PADS[MAX_PLAYERS - len(rows)])
+        in_row = _packed_tokens(tokens)
+        seen += in_row
+        parts.append(_ROW_HEADS[len(tokens)])
+        parts.append(_ROW_HALF[in_row >> 4 * HALF])
+        parts.append(_ROW_HALF[in_row & _LOW_MASK])
+    parts.append(_PADS[MAX_PLAYERS - len(rows)])
 
     pending = state.pending
     pending_count = 0
@@ -147,38 +180,41 @@ def encode_state(state: TriquetaState, seat: int) -> np.ndarray:
             pending_count += 1
     pend = _NO_PENDING
     if seat == live and pending:
+        seen += _packed_tokens(pending)
         used = state.used_kind
         key = len(pending)
         for token in pending:
             key = key << 3 | (token + 1)
-            if token >= 0:
-                seen[token] += 1
         key = key << 2 | (USED_KINDS.index(used) + 1 if used else 0)
         data = _pendings.get(key)
         if data is None:
             data = _kept(_pendings, key, blocks.pending(tuple(pending), used or None)[0])
         pend = data
+    parts.append(pend)
 
-    mine_down = _per_animal(face_down[seat])
-    mine_back = _per_animal(returned[seat])
-    for a in range(NUM_ANIMALS):
-        seen[a] += mine_down[a] + mine_back[a]
-    key = _packed(mine_down) << 24 | _packed(mine_back)
-    tokens_data = _own_tokens.get(key)
-    if tokens_data is None:
+    mine_down = _packed_tokens(face_down[seat])
+    mine_back = _packed_tokens(returned[seat])
+    seen += mine_down + mine_back
+    key = mine_down << 24 | mine_back
+    data = _own_tokens.get(key)
+    if data is None:
         made = blocks.own(tuple(sorted(face_down[seat])), tuple(sorted(returned[seat])), 0)[0]
-        tokens_data = _kept(_own_tokens, key, made[:OWN_SIZE - 1])
+        data = _kept(_own_tokens, key, made[:OWN_SIZE - 1])
+    parts.append(data)
+    packed_counts = [_packed(counts[s]) for s in range(n)]
     bonus = (ROCK_POINTS if seat == rock else 0) + TREE_POINTS * trees[seat]
-    key = _score_with_face_down(counts[seat], face_down[seat], bonus) - MIN_SCORE
-    score_data = _own_scores.get(key)
-    if score_data is None:
-        score_data = _kept(_own_scores, key, np.array([blocks.score_value(key + MIN_SCORE)], dtype=np.float32))
+    key = _score_with_face_down(counts[seat], packed_counts[seat], face_down[seat], bonus) - MIN_SCORE
+    data = _own_scores.get(key)
+    if data is None:
+        data = _kept(_own_scores, key, np.array([blocks.score_value(key + MIN_SCORE)], dtype=np.float32))
+    parts.append(data)
 
-    seat_parts: list[list[bytes]] = []
-    for s in range(n):
-        collection = counts[s]
+    for j in range(n):
+        s = (seat + j) % n
+        collection = packed_counts[s]
+        seen += collection
         is_rock = s == rock
-        score = _collection_points(collection) + (ROCK_POINTS if is_rock else 0) + TREE_POINTS * trees[s]
+        score = _points(collection) + (ROCK_POINTS if is_rock else 0) + TREE_POINTS * trees[s]
         fd_count = len(face_down[s])
         ret_count = len(returned[s])
         is_winner = s in winners
@@ -188,11 +224,10 @@ def encode_state(state: TriquetaState, seat: int) -> np.ndarray:
         if head is None:
             head = _kept(_seat_heads, key, blocks.seat_block(state.out[s], trees[s], fd_count, ret_count, score,
                                                              is_winner, is_rock, s == live, _NO_ANIMALS)[0][:S_ANIMALS])
-        parts = [head]
-        for a in range(NUM_ANIMALS):
-            parts.append(_COLLECTED[collection[a]])
-            seen[a] += collection[a]
-        seat_parts.append(parts)
+        parts.append(head)
+        parts.append(_COLLECTED_HALF[collection >> 4 * HALF])
+        parts.append(_COLLECTED_HALF[collection & _LOW_MASK])
+    parts.append(_SEAT_PADS[MAX_PLAYERS - n])
 
     towers = state.towers
     round_no = min(state.round, TOWERS - 1) + 1
@@ -206,15 +241,7 @@ def encode_state(state: TriquetaState, seat: int) -> np.ndarray:
         head = _kept(_headers, key, blocks.header(n, state.duo, round_no, over, current_rel, (rock - seat) % n,
                                                   tuple([len(tower) for tower in towers]), len(state.gone),
                                                   pending_count))
-    header_parts.append(head)
-    for a in range(NUM_ANIMALS):
-        header_parts.append(_UNKNOWN[seen[a]])
-
-    parts = header_parts + row_parts
-    parts.append(pend)
-    parts.append(tokens_data)
-    parts.append(score_data)
-    for j in range(n):
-        parts.extend(seat_parts[(seat + j) % n])
-    parts.append(_SEAT_PADS[MAX_PLAYERS - n])
+    parts[0] = head
+    parts[1] = _UNKNOWN_HALF[seen >> 4 * HALF]
+    parts[2] = _UNKNOWN_HALF[seen & _LOW_MASK]
     return np.frombuffer(bytearray().join(parts), F32)
