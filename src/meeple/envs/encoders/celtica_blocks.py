@@ -4,13 +4,11 @@ layout (meeple.batch.celtica_layout) behind both `celtica.encode(view)` and the 
 
 The vector changes in a few places per step, so each region is a block of float32 bytes looked
 up by what it shows (the board, a druid's location, the flags packed into an integer) and made
-only on a miss; the values run (counts and sizes, scaled) is computed natively as float64
-products, as numpy multiplies them, and rounded to float32 by `array`, as numpy casts; one join
+only on a miss; the values run (counts and sizes, scaled) is a table look-up per value; one join
 of the bytes makes the observation."""
 
 from __future__ import annotations
 
-from array import array
 from typing import Final
 
 import numpy as np
@@ -31,7 +29,7 @@ from meeple.batch.celtica_layout import (
 )
 from meeple.games.celtica.components import MAX_LENGTH, MAX_NUMBER, NUM_COLOURS, NUM_PART_TYPES
 from meeple.games.celtica.phases import END_REASONS
-from meeple.games.celtica.scoring import complete_amulets, incomplete_sizes
+from meeple.games.celtica.scoring import amulet_sizes, complete_amulets
 from meeple.games.celtica.state import CelticaState
 
 #: A cache holds at most this many blocks, then starts again (memory stays bounded).
@@ -45,27 +43,50 @@ HEAD_VALUES: Final = NUM_COLOURS + 3
 
 _boards: dict[tuple[tuple[str, ...], tuple[int, ...]], bytes] = {}
 _flags: dict[int, bytes] = {}
-_amulets: dict[int, list[int]] = {}
+_amulets: dict[int, bytes] = {}
 _last_board: list[tuple[tuple[str, ...], tuple[int, ...], bytes]] = []  # most steps share one board
 
-_PILE_SCALES: Final = VALUE_SCALES[HEAD_VALUES:]
-#: A seat's scales (meeple.batch.celtica_layout.P_SCALES): parts, druid cards, experience
-#: cards, complete amulets, then amulet sizes.
-_PART_SCALE: Final = P_SCALES[0]
-_CARDS_SCALE: Final = P_SCALES[NUM_PART_TYPES]
-_EXPERIENCE_SCALE: Final = P_SCALES[NUM_PART_TYPES + 1]
-_COMPLETE_SCALE: Final = P_SCALES[NUM_PART_TYPES + 2]
-_SIZE_SCALE: Final = P_SCALES[NUM_PART_TYPES + 3]
+# The values run, a value at a time: each raw count's float32 bytes, computed once as before
+# (float64 division or product with its scale, as numpy multiplies, then float32, as numpy
+# casts), so a step is list look-ups and one join. A table covers counts up to TOP.
+TOP: Final = 127
+
+
+def _table(scale: float) -> list[bytes]:
+    return [np.float32(value * scale).tobytes() for value in range(TOP + 1)]
+
+
+def _divided(by: int, top: int) -> list[bytes]:
+    return [np.float32(value / by).tobytes() for value in range(top + 1)]
+
+
+_tables: dict[float, list[bytes]] = {}
+#: The piles' tables, by position in the run (meeple.batch.celtica_layout.VALUE_SCALES).
+_PILE_TABLES: Final = [_tables.setdefault(scale, _table(scale)) for scale in VALUE_SCALES[HEAD_VALUES:]]
+#: A seat's values (P_SCALES): parts per type, druid cards, experience cards, complete
+#: amulets, amulet sizes.
+_PARTS: Final = _tables.setdefault(P_SCALES[0], _table(P_SCALES[0]))
+_CARDS: Final = _tables.setdefault(P_SCALES[NUM_PART_TYPES], _table(P_SCALES[NUM_PART_TYPES]))
+_EXPERIENCE: Final = _tables.setdefault(P_SCALES[NUM_PART_TYPES + 1], _table(P_SCALES[NUM_PART_TYPES + 1]))
+_COMPLETE: Final = _tables.setdefault(P_SCALES[NUM_PART_TYPES + 2], _table(P_SCALES[NUM_PART_TYPES + 2]))
+_SIZES: Final = _tables.setdefault(P_SCALES[NUM_PART_TYPES + 3], _table(P_SCALES[NUM_PART_TYPES + 3]))
+#: The head's values, already scaled by a division (their scales in VALUE_SCALES are 1).
+_PENDING: Final = _divided(MAX_NUMBER, TOP)
+_ROUNDS: Final = _divided(MAX_ROUND, MAX_ROUND)
+_LENGTHS: Final = _divided(MAX_LENGTH, MAX_LENGTH)
+_progresses: dict[int, list[bytes]] = {}
+
+
+def _progress(goal: int) -> list[bytes]:
+    """A druid's progress (location / goal) by location, for a board of this goal."""
+    found = _progresses.get(goal)
+    if found is None:
+        found = _progresses[goal] = _divided(goal, goal)
+    return found
+
 
 #: A druid's location one-hot, by location.
 _DRUID_AT: Final = [np.eye(1, MAX_LENGTH, pos, dtype=np.float32).tobytes() for pos in range(MAX_LENGTH)]
-
-
-def _kept(cache: dict[int, list[int]], key: int, data: list[int]) -> list[int]:
-    if len(cache) >= LIMIT:
-        cache.clear()
-    cache[key] = data
-    return data
 
 
 def _board(kinds: tuple[str, ...], numbers: tuple[int, ...]) -> bytes:
@@ -123,15 +144,18 @@ def _packed(counts: list[int]) -> int:
     return key
 
 
-def _amulet_sizes(parts: list[int]) -> list[int]:
-    """A collection's amulet sizes as the values run shows them: largest first, a complete
-    amulet counting NUM_PART_TYPES, zero-padded to MAX_AMULETS; then the complete amulets."""
+def _amulet_block(parts: list[int]) -> bytes:
+    """A seat's complete amulets and amulet sizes, largest first, zero-padded (C2; a complete
+    amulet's size is NUM_PART_TYPES), scaled."""
     key = _packed(parts)
     found = _amulets.get(key)
     if found is None:
-        complete = complete_amulets(parts)
-        sizes = [NUM_PART_TYPES] * complete + list(incomplete_sizes(parts))
-        found = _kept(_amulets, key, [*sizes, *([0] * (MAX_AMULETS - len(sizes))), complete])
+        sizes = amulet_sizes(parts)
+        values = [_COMPLETE[complete_amulets(parts)]]
+        values += [_SIZES[sizes[k] if k < len(sizes) else 0] for k in range(MAX_AMULETS)]
+        if len(_amulets) >= LIMIT:
+            _amulets.clear()
+        found = _amulets[key] = b"".join(values)
     return found
 
 
@@ -154,26 +178,22 @@ def join(seat: int, n: int, kinds: tuple[str, ...], numbers: tuple[int, ...], pr
         flags = flags << 1 | (q == ender)
         flags = flags << 1 | (q in end_queue)
         flags = flags << 1 | (q in winners)
-    # The values run: raw values times their scales, in float64 as numpy multiplies, then
-    # float32 as numpy casts (the head is already scaled: its scales are 1).
-    values = [pos / goal for pos in druids]
-    values.append(pending / MAX_NUMBER)
-    values.append(min(round_no, MAX_ROUND) / MAX_ROUND)
-    values.append(len(kinds) / MAX_LENGTH)
+    parts = [_board(kinds, numbers), *[_DRUID_AT[pos] for pos in druids], _flag_block(flags, n)]
+    progress = _progress(goal)
+    for pos in druids:
+        parts.append(progress[pos])
+    parts.append(_PENDING[pending])
+    parts.append(_ROUNDS[min(round_no, MAX_ROUND)])
+    parts.append(_LENGTHS[len(kinds)])
     for i in range(len(piles)):
-        values.append(piles[i] * _PILE_SCALES[i])
+        parts.append(_PILE_TABLES[i][piles[i]])
     for j in range(n):
         parts_held, druid_cards, experience_cards, _ = players[(seat + j) % n]
         for t in range(NUM_PART_TYPES):
-            values.append(parts_held[t] * _PART_SCALE)
-        sizes = _amulet_sizes(parts_held)
-        values.append(druid_cards * _CARDS_SCALE)
-        values.append(experience_cards * _EXPERIENCE_SCALE)
-        values.append(sizes[MAX_AMULETS] * _COMPLETE_SCALE)
-        for k in range(MAX_AMULETS):
-            values.append(sizes[k] * _SIZE_SCALE)
-    parts = [_board(kinds, numbers), *[_DRUID_AT[pos] for pos in druids], _flag_block(flags, n),
-             array("f", values).tobytes()]
+            parts.append(_PARTS[parts_held[t]])
+        parts.append(_CARDS[druid_cards])
+        parts.append(_EXPERIENCE[experience_cards])
+        parts.append(_amulet_block(parts_held))
     return np.frombuffer(bytearray().join(parts), F32)
 
 
