@@ -6,11 +6,16 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from meeple.batch import celtica_layout as L
+from meeple.batch.celtica_layout import P_SCALES
 from meeple.core.rng import Rng
 from meeple.envs.encoders import celtica as enc
+from meeple.envs.encoders import celtica_blocks
 from meeple.games.celtica.game import CelticaGame
+from meeple.games.celtica.scoring import amulet_sizes, complete_amulets
 from meeple.games.celtica.state import CelticaState
 
 GAME = CelticaGame()
@@ -121,3 +126,13 @@ def test_finished_game_marks_over_reason_and_winners() -> None:
         for q in view["winners"]:
             assert x[L.PLAYER_FLAGS + (q - 1) % n * L.PF_WIDTH + L.PF_WINNER] == 1.0
         assert x[L.PLAYER_FLAGS:L.values_offset(n)].reshape(n, 5)[:, L.PF_CURRENT].sum() == 0.0
+
+
+@given(st.lists(st.integers(0, 10), min_size=9, max_size=9))
+def test_a_seats_amulets_in_the_observation_follow_C2(parts: list[int]) -> None:
+    """The compiled encoder's amulet values (complete amulets, then every amulet's size, largest
+    first) are the rules' own (meeple.games.celtica.scoring), scaled as the layout says."""
+    sizes = amulet_sizes(parts)
+    expected = np.array([complete_amulets(parts) * P_SCALES[11]]
+                        + [(sizes[k] if k < len(sizes) else 0) * P_SCALES[12] for k in range(10)], dtype=np.float32)
+    assert np.frombuffer(celtica_blocks._amulet_block(parts), dtype=np.float32).tobytes() == expected.tobytes()

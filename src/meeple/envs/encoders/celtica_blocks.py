@@ -29,7 +29,6 @@ from meeple.batch.celtica_layout import (
 )
 from meeple.games.celtica.components import MAX_LENGTH, MAX_NUMBER, NUM_COLOURS, NUM_PART_TYPES
 from meeple.games.celtica.phases import END_REASONS
-from meeple.games.celtica.scoring import amulet_sizes, complete_amulets
 from meeple.games.celtica.state import CelticaState
 
 #: A cache holds at most this many blocks, then starts again (memory stays bounded).
@@ -60,16 +59,46 @@ def _divided(by: int, top: int) -> list[bytes]:
     return [np.float32(value / by).tobytes() for value in range(top + 1)]
 
 
-_tables: dict[float, list[bytes]] = {}
-#: The piles' tables, by position in the run (meeple.batch.celtica_layout.VALUE_SCALES).
-_PILE_TABLES: Final = [_tables.setdefault(scale, _table(scale)) for scale in VALUE_SCALES[HEAD_VALUES:]]
+def _triples(singles: list[bytes]) -> list[bytes]:
+    """Three counts' bytes joined, by the counts packed four bits each (each at most 15)."""
+    return [singles[key >> 8] + singles[key >> 4 & 15] + singles[key & 15] for key in range(1 << 12)]
+
+
+_tables: dict[float, tuple[list[bytes], list[bytes]]] = {}
+
+
+def _tables_of(scale: float) -> tuple[list[bytes], list[bytes]]:
+    """A scale's singles and triples, made once per scale."""
+    found = _tables.get(scale)
+    if found is None:
+        singles = _table(scale)
+        found = _tables[scale] = (singles, _triples(singles))
+    return found
+
+
+def _segments(scales: list[float]) -> list[tuple[int, int, list[bytes], list[bytes]]]:
+    """The runs of equal scales (a pile's counts) as start, length, singles, triples."""
+    runs: list[tuple[int, int, list[bytes], list[bytes]]] = []
+    start = 0
+    while start < len(scales):
+        end = start
+        while end < len(scales) and scales[end] == scales[start]:
+            end += 1
+        singles, triples = _tables_of(scales[start])
+        runs.append((start, end - start, singles, triples))
+        start = end
+    return runs
+
+
+#: The piles, by runs of one scale (meeple.batch.celtica_layout.VALUE_SCALES after the head).
+_PILES: Final = _segments(VALUE_SCALES[HEAD_VALUES:])
 #: A seat's values (P_SCALES): parts per type, druid cards, experience cards, complete
 #: amulets, amulet sizes.
-_PARTS: Final = _tables.setdefault(P_SCALES[0], _table(P_SCALES[0]))
-_CARDS: Final = _tables.setdefault(P_SCALES[NUM_PART_TYPES], _table(P_SCALES[NUM_PART_TYPES]))
-_EXPERIENCE: Final = _tables.setdefault(P_SCALES[NUM_PART_TYPES + 1], _table(P_SCALES[NUM_PART_TYPES + 1]))
-_COMPLETE: Final = _tables.setdefault(P_SCALES[NUM_PART_TYPES + 2], _table(P_SCALES[NUM_PART_TYPES + 2]))
-_SIZES: Final = _tables.setdefault(P_SCALES[NUM_PART_TYPES + 3], _table(P_SCALES[NUM_PART_TYPES + 3]))
+_PARTS, _PARTS3 = _tables_of(P_SCALES[0])
+_CARDS: Final = _tables_of(P_SCALES[NUM_PART_TYPES])[0]
+_EXPERIENCE: Final = _tables_of(P_SCALES[NUM_PART_TYPES + 1])[0]
+_COMPLETE: Final = _tables_of(P_SCALES[NUM_PART_TYPES + 2])[0]
+_SIZES: Final = _tables_of(P_SCALES[NUM_PART_TYPES + 3])[0]
 #: The head's values, already scaled by a division (their scales in VALUE_SCALES are 1).
 _PENDING: Final = _divided(MAX_NUMBER, TOP)
 _ROUNDS: Final = _divided(MAX_ROUND, MAX_ROUND)
@@ -145,18 +174,36 @@ def _packed(counts: list[int]) -> int:
 
 
 def _amulet_block(parts: list[int]) -> bytes:
-    """A seat's complete amulets and amulet sizes, largest first, zero-padded (C2; a complete
-    amulet's size is NUM_PART_TYPES), scaled."""
+    """A seat's complete amulets and amulet sizes, largest first, zero-padded, scaled. C2:
+    amulet k holds the types with more than k parts, so its size is the number of counts above
+    k (a complete amulet's is NUM_PART_TYPES) and the complete ones are the smallest count."""
     key = _packed(parts)
     found = _amulets.get(key)
     if found is None:
-        sizes = amulet_sizes(parts)
-        values = [_COMPLETE[complete_amulets(parts)]]
-        values += [_SIZES[sizes[k] if k < len(sizes) else 0] for k in range(MAX_AMULETS)]
+        above = [0] * (MAX_AMULETS + 1)  # above[k]: the counts above k
+        for count in parts:
+            for k in range(min(count, MAX_AMULETS)):
+                above[k] += 1
+        values = [_COMPLETE[min(parts)]]
+        for k in range(MAX_AMULETS):
+            values.append(_SIZES[above[k]])
         if len(_amulets) >= LIMIT:
             _amulets.clear()
         found = _amulets[key] = b"".join(values)
     return found
+
+
+def _append_run(parts: list[bytes], values: list[int], start: int, count: int, singles: list[bytes],
+                triples: list[bytes]) -> None:
+    """`count` values from `start`, three at a time where they can be."""
+    i = start
+    end = start + count
+    while i + 3 <= end:
+        parts.append(triples[values[i] << 8 | values[i + 1] << 4 | values[i + 2]])
+        i += 3
+    while i < end:
+        parts.append(singles[values[i]])
+        i += 1
 
 
 def join(seat: int, n: int, kinds: tuple[str, ...], numbers: tuple[int, ...], printed: bool, druids: list[int],
@@ -185,12 +232,11 @@ def join(seat: int, n: int, kinds: tuple[str, ...], numbers: tuple[int, ...], pr
     parts.append(_PENDING[pending])
     parts.append(_ROUNDS[min(round_no, MAX_ROUND)])
     parts.append(_LENGTHS[len(kinds)])
-    for i in range(len(piles)):
-        parts.append(_PILE_TABLES[i][piles[i]])
+    for start, count, singles, triples in _PILES:
+        _append_run(parts, piles, start, count, singles, triples)
     for j in range(n):
         parts_held, druid_cards, experience_cards, _ = players[(seat + j) % n]
-        for t in range(NUM_PART_TYPES):
-            parts.append(_PARTS[parts_held[t]])
+        _append_run(parts, parts_held, 0, NUM_PART_TYPES, _PARTS, _PARTS3)
         parts.append(_CARDS[druid_cards])
         parts.append(_EXPERIENCE[experience_cards])
         parts.append(_amulet_block(parts_held))
