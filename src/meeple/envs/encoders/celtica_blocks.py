@@ -180,13 +180,14 @@ def _amulet_block(parts: list[int]) -> bytes:
     key = _packed(parts)
     found = _amulets.get(key)
     if found is None:
-        above = [0] * (MAX_AMULETS + 1)  # above[k]: the counts above k
+        at = [0] * (MAX_AMULETS + 2)  # at[c]: the types with exactly c parts (c > 10 counts as 11)
         for count in parts:
-            for k in range(min(count, MAX_AMULETS)):
-                above[k] += 1
+            at[min(count, MAX_AMULETS + 1)] += 1
         values = [_COMPLETE[min(parts)]]
+        above = NUM_PART_TYPES - at[0]  # the types with more than k parts, for k from 0
         for k in range(MAX_AMULETS):
-            values.append(_SIZES[above[k]])
+            values.append(_SIZES[above])
+            above -= at[k + 1]
         if len(_amulets) >= LIMIT:
             _amulets.clear()
         found = _amulets[key] = b"".join(values)
