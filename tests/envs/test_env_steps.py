@@ -21,7 +21,7 @@ from meeple.envs.pettingzoo import env
 
 @pytest.mark.parametrize("game", game_names())
 def test_an_illegal_id_raises_the_rules_error_and_changes_nothing(game: str) -> None:
-    environment = env(game)
+    environment = env(game, action_space="engine")
     environment.reset(seed=3)
     state = environment.state
     assert state is not None
@@ -54,6 +54,19 @@ def test_observations_kept_across_steps_stay_as_they_were(game: str) -> None:
     assert len(kept) > 10
     for observation, values, mask in kept:
         assert observation["observation"].tobytes() == values and observation["action_mask"].tobytes() == mask
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_each_game_has_a_default_action_space_and_the_engine_ids_on_request(game: str) -> None:
+    """Triominos numbers its actions in the factored space unless told otherwise (a 3,251-way
+    output a policy can learn, the one its batched simulator steps in); every game gives the
+    engine's own ids as "engine"."""
+    default, engine = env(game), env(game, action_space="engine")
+    num_actions = engine.game.info.num_actions
+    assert engine.action_space("player_0") == Discrete(num_actions)
+    expected = FACTORED_SIZE if game == "triominos" else num_actions
+    assert default.action_space("player_0") == Discrete(expected)
+    assert default.observation_space("player_0")["action_mask"].shape == (expected,)
 
 
 def test_an_action_space_the_game_does_not_offer_is_refused_in_one_line() -> None:

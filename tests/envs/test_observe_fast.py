@@ -84,7 +84,7 @@ ENV_GAMES: list[tuple[str, int, dict[str, Any], int]] = [
 @pytest.mark.parametrize(("name", "players", "options", "games"), ENV_GAMES)
 def test_the_env_mask_is_the_legal_ids_at_every_step(name: str, players: int, options: dict[str, Any],
                                                      games: int) -> None:
-    environment = env(name, num_players=players, **options)
+    environment = env(name, num_players=players, action_space="engine", **options)
     rng = Rng(players)
     rounds = set()
     for g in range(games):

@@ -2,9 +2,10 @@
 
 Agents are `player_0`..`player_{n-1}`. Each observation is `{"observation": float32 array (the
 game's encoder: docs/games/<game>.md, "Observation encoding"), "action_mask": int8 array over
-the game's action ids}`; actions are the engine's integer ids (`Discrete(num_actions)`), or
-another numbering the game's encoder offers (`action_space="factored"` for Triominos: 3,251
-ids for its 258,779).
+the action ids}`; actions are the engine's integer ids (`Discrete(num_actions)`), or another
+numbering the game's encoder offers and may make its default: Triominos' is "factored", 3,251
+ids for its 258,779 (the numbering its batched simulator steps in);
+`action_space="engine"` gives the engine's own.
 Rewards come at the end from `State.rewards()` (the winners share 1). Seeding goes through
 `reset(seed=...)`, which seeds the game itself. `render_mode="ansi"` gives the spectator's view as
 text (meeple.core.text.position_text), for any game.
@@ -22,7 +23,7 @@ from pettingzoo import AECEnv
 from meeple.core.registry import load
 from meeple.core.state import State
 from meeple.core.text import position_text
-from meeple.envs.spaces import ENGINE_ACTIONS, action_space_of, legal_mask, observation_shape, observe
+from meeple.envs.spaces import action_space_of, legal_mask, observation_shape, observe
 
 
 class MeepleAEC(AECEnv):
@@ -31,7 +32,7 @@ class MeepleAEC(AECEnv):
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(self, game: str, num_players: int = 2, render_mode: str | None = None,
-                 action_space: str = ENGINE_ACTIONS, **options: Any) -> None:
+                 action_space: str | None = None, **options: Any) -> None:
         super().__init__()
         self.game = load(game)
         self._codec = action_space_of(self.game, action_space)
@@ -141,9 +142,9 @@ class MeepleAEC(AECEnv):
         self.state = None
 
 
-def env(game: str, num_players: int = 2, render_mode: str | None = None, action_space: str = ENGINE_ACTIONS,
+def env(game: str, num_players: int = 2, render_mode: str | None = None, action_space: str | None = None,
         **options: Any) -> MeepleAEC:
     """A PettingZoo AEC environment of `game` (wrap it as your training library expects);
-    `action_space` another numbering of its actions that its encoder offers (Triominos:
-    "factored")."""
+    `action_space` a numbering of its actions: "engine" (the engine's ids) or one its encoder
+    offers (Triominos: "factored", its default); None, the game's default."""
     return MeepleAEC(game, num_players, render_mode, action_space, **options)

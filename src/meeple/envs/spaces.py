@@ -65,9 +65,18 @@ class ActionSpace(Protocol):
 ENGINE_ACTIONS = "engine"
 
 
-def action_space_of(game: Game[Any, Any], name: str) -> ActionSpace | None:
-    """The encoder's action space called `name`, None for the engine's own ids; OptionError
-    naming the choices for any other name."""
+def default_action_space(game: Game[Any, Any]) -> str:
+    """The numbering the env uses unless told otherwise: the encoder's `default_action_space`
+    where it names one of its `action_spaces` (a space a learner can use, and the one the game's
+    batched simulator steps in), else the engine's ids."""
+    return str(getattr(encoder(game), "default_action_space", ENGINE_ACTIONS))
+
+
+def action_space_of(game: Game[Any, Any], name: str | None = None) -> ActionSpace | None:
+    """The encoder's action space called `name` (None: the game's default), None for the
+    engine's own ids; OptionError naming the choices for any other name."""
+    if name is None:
+        name = default_action_space(game)
     if name == ENGINE_ACTIONS:
         return None
     offered: Mapping[str, ActionSpace] = getattr(encoder(game), "action_spaces", {})

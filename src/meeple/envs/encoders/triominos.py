@@ -57,9 +57,11 @@ _FIELDS = itemgetter("x", "y", "dir", "corners", "tile")
 _CELL = itemgetter("x", "y", "dir")
 _DOWN_AT = (COVERED + 1) * AREA
 
-#: The env's optional action spaces (`env("triominos", action_space="factored")`): the engine's
-#: 258,779 ids make a mask that costs more than the observation, the factored one has 3,251.
+#: The env's action spaces besides the engine's: the engine's 258,779 ids make a mask that costs
+#: more than the observation and an output no policy can learn; the factored one has 3,251 and
+#: is the env's default (as in `meeple.batch.triominos`); `action_space="engine"` gives the ids.
 action_spaces = {"factored": FACTORED}
+default_action_space = "factored"
 
 
 def shape(num_players: int, options: Mapping[str, Any]) -> tuple[int, ...]:
