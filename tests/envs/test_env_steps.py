@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import pettingzoo.test as pettingzoo_test
 import pytest
-from gymnasium.spaces import Discrete
+from gymnasium.spaces import Dict, Discrete
 
 from meeple.batch.triominos_layout import FACTORED_SIZE
 from meeple.core.errors import IllegalAction, OptionError
@@ -66,7 +66,9 @@ def test_each_game_has_a_default_action_space_and_the_engine_ids_on_request(game
     assert engine.action_space("player_0") == Discrete(num_actions)
     expected = FACTORED_SIZE if game == "triominos" else num_actions
     assert default.action_space("player_0") == Discrete(expected)
-    assert default.observation_space("player_0")["action_mask"].shape == (expected,)
+    observation_space = default.observation_space("player_0")
+    assert isinstance(observation_space, Dict)
+    assert observation_space["action_mask"].shape == (expected,)
 
 
 def test_an_action_space_the_game_does_not_offer_is_refused_in_one_line() -> None:
