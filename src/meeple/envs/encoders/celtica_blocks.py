@@ -161,7 +161,8 @@ def _flag_block(key: int, n: int) -> bytes:
         home >>= 1
     if len(_flags) >= LIMIT:
         _flags.clear()
-    data = _flags[key] = block.tobytes()
+    data: bytes = block.tobytes()
+    _flags[key] = data
     return data
 
 
