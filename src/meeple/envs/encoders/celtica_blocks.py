@@ -161,9 +161,9 @@ def _flag_block(key: int, n: int) -> bytes:
         home >>= 1
     if len(_flags) >= LIMIT:
         _flags.clear()
-    data: bytes = block.tobytes()
-    _flags[key] = data
-    return data
+    made: bytes = block.tobytes()
+    _flags[key] = made
+    return made
 
 
 def _packed(counts: list[int]) -> int:
