@@ -1,4 +1,4 @@
-"""Cached float32 blocks that encoders join into an observation with one `np.concatenate`.
+"""A bounded cache of the blocks encoders join into an observation.
 
 An observation changes in a few places per step; an encoder that splits its vector into blocks,
 each computed once per distinct content, pays a few dictionary look-ups per step instead of a
@@ -7,21 +7,11 @@ write per value.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
-
-import numpy as np
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
-
-
-def frozen(values: Sequence[float] | np.ndarray) -> np.ndarray:
-    """`values` as a read-only float32 array (np.concatenate copies it into each observation); a
-    float32 array is frozen in place, not copied."""
-    out = np.asarray(values, dtype=np.float32)
-    out.flags.writeable = False
-    return out
 
 
 class BlockCache(Generic[K, V]):

@@ -128,7 +128,9 @@ def max_levels(c: Counts, top: int, n: int, lo: int, w: int, bal: int, base: int
     by_size = lo - 1 + 2 * strn
     if by_size < k:
         k = by_size
-    total = sum(c[1:top + 1])
+    total = 0
+    for size in range(1, top + 1):
+        total += c[size]
     return total if total < k else k
 
 
@@ -307,7 +309,6 @@ def search(
     full = (levels[BALANCE], levels[BASE], levels[MIX], levels[STRENGTH])
     # memo[state key] = (result, need): result None means "no continuation scores >= need".
     memo: dict[tuple[Any, ...], tuple[Best | None, int]] = {}
-    step, done, widths, upper = goal.step, goal.done, goal.widths_for, goal.upper
     wide_first = goal.wide_first
     group_upper = goal.group_upper
 
@@ -316,12 +317,12 @@ def search(
         """Best continuation above a level of width n_prev and lightest size lo_prev (both 0 on
         the ground) if it scores at least `need`, else None."""
         found: Best | None = None
-        if n_prev and need <= 0 and done(
+        if n_prev and need <= 0 and goal.done(
             extra, (full[0] - bal, full[1] - base, full[2] - mix, full[3] - strn)
         ):
             found = (0, ())
             need = 1
-        n_lo, n_hi = widths(extra)
+        n_lo, n_hi = goal.widths_for(extra)
         for lo, hi in _GROUPS:
             if lo != hi and not mix:
                 continue
@@ -357,21 +358,25 @@ def search(
                 if group_upper(extra, c, top, hi, nmax, k, strn2) < need:
                     continue
             nmin = n_lo if lo == hi or n_lo > 1 else 2
-            for n in (range(nmax, nmin - 1, -1) if wide_first else range(nmin, nmax + 1)):
+            # Widths nmax down to nmin (wide first) or up; in a Mix level, the lighter size's
+            # castellers a from the most down: counted loops, which mypyc compiles without range
+            # objects.
+            for i in range(nmax - nmin + 1):
+                n = nmax - i if wide_first else nmin + i
                 base_level = n > w
                 base2 = base - 1 if base_level else base
                 bal2 = bal - 1 if n == n_prev else bal
-                if lo == hi:
-                    splits: range | tuple[int, ...] = (n,)
-                else:
-                    splits = range(min(ca, n - 1), max(1, n - c[hi]) - 1, -1)
-                for a in splits:
+                a_most = n if lo == hi else min(ca, n - 1)
+                a_least = n if lo == hi else max(1, n - c[hi])
+                for j in range(a_most - a_least + 1):
+                    a = a_most - j
                     b = n - a
-                    gain, extra2 = step(extra, lo, hi, a, b, n, base_level)
-                    if lo == hi:
-                        c2 = c[:lo] + (c[lo] - n,) + c[lo + 1:]
-                    else:
-                        c2 = c[:lo] + (c[lo] - a, c[hi] - b) + c[hi + 1:]
+                    gain, extra2 = goal.step(extra, lo, hi, a, b, n, base_level)
+                    rest = list(c)
+                    rest[lo] = c[lo] - a
+                    if b:
+                        rest[hi] = c[hi] - b
+                    c2 = tuple(rest)
                     # Sizes the levels above can reach: below lo, or one size higher per
                     # Strength use, climbing through sizes still on hand.
                     top = lo - 1
@@ -381,7 +386,7 @@ def search(
                             top += 1
                     sub_need = need - gain
                     k = max_levels(c2, top, n, lo, w, bal2, base2, strn2)
-                    if upper(extra2, c2, top, n, k, bal2, base2, mix2, strn2) < sub_need:
+                    if goal.upper(extra2, c2, top, n, k, bal2, base2, mix2, strn2) < sub_need:
                         continue
                     key = (c2[1:top + 1], n, lo, bal2, base2, mix2, strn2, extra2)
                     hit = memo.get(key)
