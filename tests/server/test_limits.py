@@ -278,6 +278,10 @@ def test_the_chat_and_join_limits_are_shared_by_processes_over_one_redis(tmp_pat
     (["--allowed-host", "games.example:443"], "--allowed-host 'games.example:443': give a host name"),
     (["--tables-window", "0"], "--tables-window must be 1 second or more"),
     (["--join-attempts", "-1"], "--join-attempts must be 0 or more"),
+    (["--review", "fast"], "--review must be one of default, quick, not 'fast'"),
+    (["--review-seconds-per-move", "0"], "--review-seconds-per-move must be more than 0 and at most 3600"),
+    (["--review-seconds-per-move", "nan"], "--review-seconds-per-move must be more than 0 and at most 3600"),
+    (["--reviews-running", "-1"], "--reviews-running must be 0 or more"),
 ])
 def test_a_bad_setting_stops_serve_with_one_line(tmp_path, flags, message):
     done = subprocess.run([sys.executable, "-m", "meeple", "serve", "--port", str(free_port()), *flags],

@@ -10,13 +10,14 @@ import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from meeple.ai.review import LABELS, review_record
+from meeple.ai.review import LABELS, ReviewSettings, review_record
 from meeple.core.record import GameRecord
 from meeple.core.registry import load
 from meeple.server.app import create_app
@@ -313,6 +314,30 @@ def test_review_settings_that_are_not_settings_refuse_to_start(tmp_path):
         with pytest.raises(OptionError):
             create_app(SQLiteStore(tmp_path / "meeple.db"), BotPool(executor=ThreadPoolExecutor(1)),
                        config=ServerConfig(review=review))
+
+
+@pytest.mark.parametrize(("flags", "expected"), [
+    ([], ReviewSettings.default()),
+    (["--review", "quick"], ReviewSettings.quick()),
+    (["--review", "quick", "--review-seconds-per-move", "2.5"], replace(ReviewSettings.quick(), seconds_per_move=2.5)),
+])
+def test_serve_hands_its_review_flags_to_the_server(monkeypatch, flags, expected):
+    import uvicorn
+    from typer.testing import CliRunner
+
+    from meeple.cli.app import app
+    from meeple.server.config import CONFIG_VARIABLE, REVIEW_VARIABLE
+    from meeple.server.reviews import review_settings
+
+    started: list[ServerConfig] = []
+    monkeypatch.delenv(REVIEW_VARIABLE, raising=False)
+    monkeypatch.setenv(CONFIG_VARIABLE, "")  # serve sets it; monkeypatch restores it
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: started.append(ServerConfig.from_environment()))
+    done = CliRunner().invoke(app, ["serve", "--reviews-running", "3", "--review-requests", "7", *flags])
+    assert done.exit_code == 0, done.output
+    (config,) = started
+    assert review_settings(config) == expected
+    assert (config.reviews_running, config.review_requests_per_minute) == (3, 7)
 
 
 def test_a_review_that_fails_says_so_and_a_new_request_starts_it_again(client, monkeypatch):

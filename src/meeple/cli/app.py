@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import typer
@@ -36,6 +36,9 @@ from meeple.core.plugin import PluginError
 from meeple.core.record import GameRecord
 from meeple.core.registry import game_names, load
 from meeple.core.rng import RNG_KIND, seed_from
+
+if TYPE_CHECKING:
+    from meeple.ai.review import ReviewSettings
 
 app = typer.Typer(
     name="meeple",
@@ -530,6 +533,22 @@ def replay(
         console.print(breakdown_table(state, cat))
 
 
+REVIEW_SETTINGS = ("default", "quick")
+
+
+def _review_settings(name: str, seconds_per_move: float | None, seconds_flag: str) -> ReviewSettings:
+    """The named review setting with an optional cap on a move's seconds (OptionError naming
+    the flag that is wrong)."""
+    from meeple.ai.review import ReviewSettings
+
+    if name not in REVIEW_SETTINGS:
+        raise OptionError(f"--review must be one of {', '.join(REVIEW_SETTINGS)}, not {name!r}")
+    if seconds_per_move is not None and not (math.isfinite(seconds_per_move) and 0 < seconds_per_move <= 3600):
+        raise OptionError(f"{seconds_flag} must be more than 0 and at most 3600, not {seconds_per_move}")
+    base = ReviewSettings.quick() if name == "quick" else ReviewSettings.default()
+    return dataclasses.replace(base, seconds_per_move=seconds_per_move)
+
+
 @app.command()
 def review(
     file: Path = typer.Argument(..., help="A finished game's record (JSON)."),
@@ -546,14 +565,13 @@ def review(
     """Review a finished game: each move's chance of winning, the preferred move, labels from
     best to blunder, the luck that followed and the turning points (docs/ai.md, "Game review")."""
     from meeple.ai.backends import process_pool
-    from meeple.ai.review import ReviewSettings, review_record
+    from meeple.ai.review import review_record
     from meeple.cli.review_view import review_catalog, review_screen
 
     check_language(lang)
     if workers is not None and not 1 <= workers <= MAX_REVIEW_WORKERS:
         raise OptionError(f"--workers must be 1 to {MAX_REVIEW_WORKERS}, not {workers}")
-    base = ReviewSettings.quick() if quick else ReviewSettings.default()
-    settings = dataclasses.replace(base, seconds_per_move=seconds_per_move)
+    settings = _review_settings("quick" if quick else "default", seconds_per_move, "--seconds-per-move")
     if plot is not None:
         check_output_file(plot, "--plot")
     record = GameRecord.load(file)
@@ -574,7 +592,9 @@ def review(
         from meeple.ai.plot import plot_review
 
         try:
-            plot_review(result, str(plot), lang)
+            font_warning = plot_review(result, str(plot), lang)
+            if font_warning is not None:
+                print(f"meeple: warning: {font_warning}", file=sys.stderr)
         except (OSError, ValueError) as exc:  # the review is printed all the same
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             plot_error = f"cannot write the chart {plot}: {reason}"
@@ -663,6 +683,13 @@ def serve(
                                    help="Seconds after which a table nobody touches is closed (its record kept)."),
     unload: int = typer.Option(30, "--unload",
                                help="Seconds after which a loaded table nobody uses leaves memory (stays stored)."),
+    review_setting: str = typer.Option("default", "--review",
+                                       help="The game review's and hints' setting: default, or quick for long games."),
+    review_seconds: float | None = typer.Option(
+        None, "--review-seconds-per-move",
+        help="Cap the seconds a review spends on one move (then a review may not repeat exactly)."),
+    reviews_running: int = typer.Option(2, "--reviews-running", help="Reviews worked out at once, server-wide."),
+    review_requests: int = typer.Option(30, "--review-requests", help="Review and hint requests per client a minute."),
 ) -> None:
     """Run the game server: tables, seats, live play over WebSockets, bots (docs/server.md)."""
     import uvicorn
@@ -679,17 +706,20 @@ def serve(
     limits = {"--join-attempts": join_attempts, "--join-attempts-per-table": join_attempts_per_table,
               "--tables": tables_per_window, "--tables-window": create_window, "--open-tables": open_tables,
               "--websockets": websockets, "--bot-tables": bot_tables, "--chat-lines": chat_lines,
-              "--chat-window": chat_window, "--idle-close": idle_close, "--unload": unload}
+              "--chat-window": chat_window, "--idle-close": idle_close, "--unload": unload,
+              "--reviews-running": reviews_running, "--review-requests": review_requests}
     for flag, value in limits.items():
         if value < 0:
             raise OptionError(f"{flag} must be 0 or more, not {value}")
+    review_settings = _review_settings(review_setting, review_seconds, "--review-seconds-per-move")
     config = ServerConfig(
         host=host, db=db, redis=redis or None, allowed_origins=tuple(origin or ()),
         allowed_hosts=tuple(allowed_host or ()), forwarded_allow_ips=tuple(forwarded_allow_ips or ()),
         data_dir=data, join_attempts_per_client=join_attempts, join_attempts_per_table=join_attempts_per_table,
         tables_per_window=tables_per_window, create_window=create_window, open_tables_per_client=open_tables,
         websockets_per_client=websockets, bot_tables=bot_tables, chat_lines=chat_lines, chat_window=chat_window,
-        idle_close_seconds=idle_close, unload_seconds=unload,
+        idle_close_seconds=idle_close, unload_seconds=unload, reviews_running=reviews_running,
+        review_requests_per_minute=review_requests, review=review_settings.to_json(),
     )
     try:
         HostPolicy.from_config(config)
