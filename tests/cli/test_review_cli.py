@@ -91,7 +91,7 @@ def test_review_of_an_unfinished_game_is_refused(game_file, tmp_path):
 @pytest.mark.parametrize("args, problem", [
     (["review", "missing.json"], "missing.json"),
     (["review", "GAME", "--workers", "0"], "--workers"),
-    (["review", "GAME", "--seconds-per-move", "-1"], "seconds per move"),
+    (["review", "GAME", "--seconds-per-move", "-1"], "--seconds-per-move must be more than 0"),
     (["review", "GAME", "--seed", "-4"], "seed"),
     (["review", "GAME", "--lang", "fr"], "language"),
     (["review", "GAME", "--plot", "no/such/folder/chart.png"], "does not exist"),
@@ -107,3 +107,23 @@ def test_a_corrupt_record_file_is_one_line(tmp_path):
     path = tmp_path / "corrupt.json"
     path.write_text('{"format": "meeple-record", "version": 1', encoding="utf-8")
     assert "corrupt.json" in one_line_error(*run("review", str(path))[::2])
+
+
+def test_a_chinese_chart_draws_every_glyph_or_says_which_font_is_missing(game_file, tmp_path):
+    import warnings
+
+    from meeple.ai.plot import font_families, plot_review
+    from meeple.ai.review import ReviewSettings, review_record
+
+    review = review_record(GameRecord.load(game_file), ReviewSettings(samples=2, screening=1))
+    families, warning = font_families("zh-Hant")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        said = plot_review(review, str(tmp_path / "chart.png"), "zh-Hant")
+    missing = [str(w.message) for w in caught if "missing from font" in str(w.message)]
+    assert said == warning
+    if warning is None:  # a CJK family is installed: matplotlib falls back to it glyph by glyph
+        assert len(families) == 2 and not missing, missing
+    else:  # none is: the user is told, and the boxes are the ones matplotlib warns of
+        assert families == ["DejaVu Sans"] and missing and "fonts-noto-cjk" in warning
+    assert font_families("en") == (["DejaVu Sans"], None)

@@ -8,11 +8,19 @@ a display or pay matplotlib's import time unless a chart is asked for.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from meeple.ai.arena import ArenaResult
     from meeple.ai.review import Review
+
+#: matplotlib's own font, which draws Latin text but no Chinese.
+LATIN_FAMILY = "DejaVu Sans"
+#: Families that draw Traditional Chinese, best first (Debian's fonts-noto-cjk gives the first).
+CJK_FAMILIES = ("Noto Sans CJK TC", "Noto Sans CJK HK", "Noto Sans CJK JP", "Noto Sans CJK SC",
+                "Source Han Sans TC", "Microsoft JhengHei", "PingFang TC", "Heiti TC")
+#: The languages whose words need one of CJK_FAMILIES.
+CJK_LANGUAGES = frozenset({"zh-Hant"})
 
 
 def plot_ratings(result: ArenaResult, path: str) -> None:
@@ -46,14 +54,38 @@ def plot_ratings(result: ArenaResult, path: str) -> None:
     plt.close(fig)
 
 
-def plot_review(review: Review, path: str, lang: str = "en") -> None:
+def font_families(lang: str) -> tuple[list[str], str | None]:
+    """The font families a chart in `lang` is drawn with (matplotlib's own first, then an
+    installed CJK family for the glyphs it lacks), and a warning when `lang` needs a font this
+    machine does not have (its words would be drawn as empty boxes)."""
+    if lang not in CJK_LANGUAGES:
+        return [LATIN_FAMILY], None
+    from matplotlib import font_manager
+
+    installed = {font.name for font in font_manager.fontManager.ttflist}
+    found = next((family for family in CJK_FAMILIES if family in installed), None)
+    if found is None:
+        return [LATIN_FAMILY], ("no font for Chinese text is installed (for example Debian's fonts-noto-cjk), "
+                                "so the chart's words are drawn as boxes")
+    return [LATIN_FAMILY, found], None
+
+
+def plot_review(review: Review, path: str, lang: str = "en") -> str | None:
     """A game review's chart: each seat's chance of winning (its share of the win) after every
-    move, as the mover estimated it, with the turning points marked and numbered."""
+    move, as the mover estimated it, with the turning points marked and numbered. Returns a
+    warning when the language's words cannot be drawn (`font_families`), else None."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    families, warning = font_families(lang)
+    with matplotlib.rc_context({"font.family": families}):
+        _draw_review(plt, review, path, lang)
+    return warning
+
+
+def _draw_review(plt: Any, review: Review, path: str, lang: str) -> None:
     from meeple.ai.review_words import catalog
     from meeple.core.registry import load
 
