@@ -357,3 +357,57 @@ def test_a_review_that_fails_says_so_and_a_new_request_starts_it_again(client, m
     assert hub_of(client).store.load_review("done-table") is None
     monkeypatch.setattr(reviews, "review_record", review_record)
     check_review(reviewed(client, "done-table")["review"], client.get("/api/tables/done-table/record").json())
+
+
+# -- several processes over one database ------------------------------------------------------------
+
+
+def test_two_processes_over_one_database_work_a_review_out_once(tmp_path, monkeypatch):
+    """The second process reports the first one's progress instead of reviewing the game again,
+    and reads the review from the store once it is there."""
+    from meeple.server import reviews
+
+    go = threading.Event()
+    calls: list[int] = []
+
+    def held(*args: Any, **kwargs: Any) -> Any:  # the review waits until the test lets it go
+        calls.append(1)
+        assert go.wait(DEADLINE)
+        return review_record(*args, **kwargs)
+
+    monkeypatch.setattr(reviews, "review_record", held)
+    with app_over(tmp_path / "meeple.db") as first, app_over(tmp_path / "meeple.db") as second:
+        finished_table(first, "triqueta", 2)
+        assert first.post("/api/tables/done-table/review").json()["status"] == "running"
+        answer = second.post("/api/tables/done-table/review").json()
+        assert answer["status"] == "running" and answer["total"] > 0, answer
+        assert second.get("/api/tables/done-table/review").json()["status"] == "running"
+        assert hub_of(second).reviews.jobs == {}  # nothing worked out in the second process
+        go.set()
+        review = reviewed(second, "done-table")["review"]
+        assert review == reviewed(first, "done-table")["review"]
+        assert calls == [1]
+        deadline = time.monotonic() + DEADLINE
+        while hub_of(second).store.review_claim("done-table") is not None:  # released just after it is stored
+            assert time.monotonic() < deadline, "the claim was not released"
+            time.sleep(0.02)
+
+
+def test_a_claim_its_process_stopped_renewing_is_taken_over(client):
+    from meeple.server.reviews import CLAIM_STALE_SECONDS
+
+    finished_table(client, "triqueta", 2)
+    store = hub_of(client).store
+    store.claim_review("done-table", "a stopped process", 9, now=time.time() - CLAIM_STALE_SECONDS - 1,
+                       stale_after=CLAIM_STALE_SECONDS)
+    assert client.get("/api/tables/done-table/review").json()["status"] == "none"  # nobody works on it
+    check_review(reviewed(client, "done-table")["review"], client.get("/api/tables/done-table/record").json())
+
+
+def test_a_claim_another_process_renews_is_reported_not_worked_out_again(client):
+    finished_table(client, "triqueta", 2)
+    hub_of(client).store.claim_review("done-table", "a live process", 40, now=time.time(), stale_after=60.0)
+    hub_of(client).store.note_review_progress("done-table", "a live process", 17, now=time.time())
+    for answer in (client.post("/api/tables/done-table/review"), client.get("/api/tables/done-table/review")):
+        assert answer.json() == {"status": "running", "done": 17, "total": 40}
+    assert hub_of(client).reviews.jobs == {}

@@ -28,6 +28,7 @@ from meeple.server.store import (
     ChatRow,
     ListedTable,
     NoSuchTable,
+    ReviewClaim,
     SeatRow,
     StaleVersion,
     Store,
@@ -614,6 +615,32 @@ def test_a_review_is_kept_replaced_and_read_back_exactly(store: Store) -> None:
         store.load_review("nope")
     with pytest.raises(NoSuchTable):
         store.save_review("nope", review)
+
+
+def test_a_review_is_claimed_by_one_process_until_it_releases_it_or_goes_quiet(backend: Backend) -> None:
+    first, second = backend.open(), backend.open()  # two processes over one database
+    try:
+        first.create_table(make_table())
+        assert first.review_claim("t1") is None
+        mine = first.claim_review("t1", "a", 40, now=100.0, stale_after=60.0)
+        assert mine == ReviewClaim("a", 0, 40, 100.0)
+        assert second.claim_review("t1", "b", 40, now=130.0, stale_after=60.0) == mine  # a's, heard 30 s ago
+        first.note_review_progress("t1", "a", 12, now=150.0)
+        second.note_review_progress("t1", "b", 39, now=151.0)  # not b's: nothing changes
+        assert second.review_claim("t1") == ReviewClaim("a", 12, 40, 150.0)
+        assert second.claim_review("t1", "b", 40, now=209.0, stale_after=60.0).owner == "a"
+        taken = second.claim_review("t1", "b", 40, now=211.0, stale_after=60.0)  # a went quiet: b takes over
+        assert taken == ReviewClaim("b", 0, 40, 211.0)
+        first.release_review("t1", "a")  # a's release no longer touches b's claim
+        assert first.review_claim("t1") == taken
+        second.release_review("t1", "b")
+        assert first.review_claim("t1") is None
+        assert first.claim_review("t1", "a", 40, now=212.0, stale_after=60.0).owner == "a"  # free again
+        with pytest.raises(NoSuchTable):
+            first.claim_review("nope", "a", 1, now=1.0, stale_after=60.0)
+    finally:
+        first.close()
+        second.close()
 
 
 def test_a_closed_table_takes_no_hint_but_keeps_and_takes_its_review(store: Store) -> None:

@@ -107,6 +107,16 @@ MIGRATIONS: list[tuple[str, ...]] = [
             saved DOUBLE PRECISION NOT NULL
         )""",
     ),
+    # 4: which process works out a table's review, how far it has got and when it last said so.
+    (
+        """CREATE TABLE review_claims (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id),
+            owner TEXT NOT NULL,
+            done INTEGER NOT NULL,
+            total INTEGER NOT NULL,
+            beat DOUBLE PRECISION NOT NULL
+        )""",
+    ),
 ]
 
 #: Seconds a call waits for a working connection before it fails with StoreUnavailable.

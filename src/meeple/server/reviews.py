@@ -6,7 +6,10 @@ workers' queue as there are workers, so the bots of other tables keep moving mea
 progress is kept here for the page to poll; its result is stored with the table, so a second
 request, or a request after a restart, is an instant read. The review's seed is fixed by the
 table, so the same record and settings always give the same review. One review runs per table,
-and at most `reviews_running` across the server.
+and at most `reviews_running` in each process. With several processes over one database, the
+process that starts a review claims it in the store (`Store.claim_review`) and renews the claim
+with its progress; the others report that progress instead of working the same review out again,
+and take the claim over once it has not been renewed for CLAIM_STALE_SECONDS (its process stopped).
 
 A hint is the same estimator asked, for the seat to move, from that seat's observation sample
 (what it may know, re-dealt), at a table where every other seat is a bot; the answer goes to
@@ -31,11 +34,18 @@ from meeple.core.registry import load
 from meeple.core.rng import Rng
 from meeple.core.views import View
 from meeple.server.config import ServerConfig
+from meeple.server.fanout import process_origin
 from meeple.server.live import LiveTable
 from meeple.server.refused import Limited, Refused, closed_refusal
+from meeple.server.store import StoreError
 
 if TYPE_CHECKING:
     from meeple.server.tables import Hub
+
+#: A review's claim not renewed for this long is another process's to take over.
+CLAIM_STALE_SECONDS = 60.0
+#: How often a running review renews its claim with its progress.
+CLAIM_BEAT_SECONDS = 5.0
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -106,6 +116,8 @@ class Reviews:
         self.hub = hub
         self.settings = review_settings(hub.config)
         self.jobs: dict[str, Job] = {}
+        #: This process's name on the reviews it claims.
+        self.owner = process_origin()
 
     # -- reviews --------------------------------------------------------------------------------
     @staticmethod
@@ -123,9 +135,12 @@ class Reviews:
         if stored is not None:
             return {"status": "done", "done": len(stored["moves"]), "total": len(stored["moves"]), "review": stored}
         job = self.jobs.get(table_id)
-        if job is None:
-            return {"status": "none", "done": 0, "total": table.version}
-        return {"status": "failed" if job.failed else "running", "done": job.done, "total": job.total}
+        if job is not None:
+            return {"status": "failed" if job.failed else "running", "done": job.done, "total": job.total}
+        claim = await self.hub.stored(self.hub.store.review_claim, table_id)
+        if claim is not None and claim.beat >= self.hub.now() - CLAIM_STALE_SECONDS:  # another process's
+            return {"status": "running", "done": claim.done, "total": claim.total}
+        return {"status": "none", "done": 0, "total": table.version}
 
     async def start(self, table: LiveTable) -> dict[str, Any]:
         """Start the table's review unless it is stored or running (then as `status`)."""
@@ -141,7 +156,14 @@ class Reviews:
             raise Limited("reviews_busy", f"this server runs at most {self.hub.config.reviews_running} "
                                           "reviews at once: try again in a minute", 30)
         record = self._record(table)
-        job = self.jobs[table_id] = Job(done=0, total=len(record.actions))
+        total = len(record.actions)
+        claim = await self.hub.stored(self.hub.store.claim_review, table_id, self.owner, total, self.hub.now(),
+                                      CLAIM_STALE_SECONDS)
+        if claim.owner != self.owner:  # another process claimed it first
+            return {"status": "running", "done": claim.done, "total": claim.total}
+        if table_id in self.jobs and not self.jobs[table_id].failed:  # started here while the store answered
+            return {"status": "running", "done": self.jobs[table_id].done, "total": total}
+        job = self.jobs[table_id] = Job(done=0, total=total)
         self.hub.in_background(self._run(table_id, record, review_seed(table.row.seed), job))
         return {"status": "running", "done": 0, "total": job.total}
 
@@ -157,23 +179,42 @@ class Reviews:
         def progress(done: int, total: int) -> None:
             job.done = done  # (one int, written from the thread: the page reads it when it polls)
 
+        beat = asyncio.ensure_future(self._renew(table_id, job))
         try:
             review: Review = await asyncio.to_thread(review_record, record, self.settings, seed,
                                                      progress=progress, executor=throttled)
             await self.hub.stored(self.hub.store.save_review, table_id, review.to_json())
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:  # (the server stops: the claim goes stale, another process takes it)
             throttled.stopped.set()
             raise
         except (MeepleError, Refused, RuntimeError) as exc:  # (a stopped review, broken workers)
             log.warning("meeple: the review of table %s failed: %s", table_id, exc)
             job.failed = True
-            return
         except Exception:  # a bug: the table may ask again, and nothing stays "running" for ever
             log.exception("meeple: the review of table %s failed", table_id)
             job.failed = True
-            return
-        if self.jobs.get(table_id) is job:
+        finally:
+            beat.cancel()
+        await self._release(table_id)
+        if not job.failed and self.jobs.get(table_id) is job:
             del self.jobs[table_id]
+
+    async def _renew(self, table_id: str, job: Job) -> None:
+        """Renew this process's claim on the review with its progress, every CLAIM_BEAT_SECONDS."""
+        while True:
+            await asyncio.sleep(CLAIM_BEAT_SECONDS)
+            try:
+                await self.hub.stored(self.hub.store.note_review_progress, table_id, self.owner, job.done,
+                                      self.hub.now())
+            except (Refused, StoreError) as exc:  # the next beat tries again
+                log.warning("meeple: the review of table %s could not note its progress: %s", table_id, exc)
+
+    async def _release(self, table_id: str) -> None:
+        """End this process's claim (the review is stored, or failed and may be asked for again)."""
+        try:
+            await self.hub.stored(self.hub.store.release_review, table_id, self.owner)
+        except (Refused, StoreError) as exc:  # it goes stale instead
+            log.warning("meeple: the review claim of table %s stays until it goes stale: %s", table_id, exc)
 
     async def stored_review(self, table: LiveTable) -> dict[str, Any]:
         """The table's stored review, checked (Refused if there is none yet)."""

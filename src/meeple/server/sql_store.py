@@ -4,9 +4,10 @@ decoding of rows, and the bookkeeping of migrations. A dialect beside it (`SQLit
 placeholders, how a write locks its table, where a table's version and clocks live, and the
 few statements only its database can say (an upsert, a batch update).
 
-Both schemas have the same tables (`tables`, `seats`, `actions`, `chat`, `hints`, `reviews`) with the same column
-names; booleans are bound as Python bools (SQLite stores 1 and 0), and every JSON value is
-stored as compact JSON text (`dumps`), so a record reads back exactly as it was written.
+Both schemas have the same tables (`tables`, `seats`, `actions`, `chat`, `hints`, `reviews`,
+`review_claims`) with the same column names; booleans are bound as Python bools (SQLite stores 1
+and 0), and every JSON value is stored as compact JSON text (`dumps`), so a record reads back
+exactly as it was written.
 """
 
 from __future__ import annotations
@@ -18,7 +19,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from meeple.server.store import ChatRow, ListedTable, NoSuchTable, SeatRow, StaleVersion, Store, StoreError, TableRow
+from meeple.server.store import (
+    ChatRow,
+    ListedTable,
+    NoSuchTable,
+    ReviewClaim,
+    SeatRow,
+    StaleVersion,
+    Store,
+    StoreError,
+    TableRow,
+)
 
 #: A list of migrations: migration N (1-based) is the tuple of statements at N - 1.
 Migrations = list[tuple[str, ...]]
@@ -292,6 +303,35 @@ class SQLStore(Store, Generic[C]):
             self._require_table(conn, table_id)
             row = self._run(conn, "SELECT review FROM reviews WHERE table_id = ?", (table_id,)).fetchone()
         return None if row is None else dict(json.loads(row[0]))
+
+    def claim_review(self, table_id: str, owner: str, total: int, now: float, stale_after: float) -> ReviewClaim:
+        with self._tx(f"claim the review of {table_id!r}") as conn:
+            self._require_table(conn, table_id)
+            self._run(conn, "INSERT INTO review_claims VALUES (?, ?, 0, ?, ?) ON CONFLICT (table_id) DO UPDATE"
+                            " SET owner = excluded.owner, done = 0, total = excluded.total, beat = excluded.beat"
+                            " WHERE review_claims.owner = excluded.owner OR review_claims.beat < ?",
+                      (table_id, owner, total, now, now - stale_after))
+            claim = self._claim(conn, table_id)
+        assert claim is not None  # (inserted, or another's kept, in this transaction)
+        return claim
+
+    def review_claim(self, table_id: str) -> ReviewClaim | None:
+        with self._tx(f"read the review claim of {table_id!r}", write=False) as conn:
+            return self._claim(conn, table_id)
+
+    def _claim(self, conn: C, table_id: str) -> ReviewClaim | None:
+        row = self._run(conn, "SELECT owner, done, total, beat FROM review_claims WHERE table_id = ?",
+                        (table_id,)).fetchone()
+        return None if row is None else ReviewClaim(str(row[0]), int(row[1]), int(row[2]), float(row[3]))
+
+    def note_review_progress(self, table_id: str, owner: str, done: int, now: float) -> None:
+        with self._tx(f"note the review progress of {table_id!r}") as conn:
+            self._run(conn, "UPDATE review_claims SET done = ?, beat = ? WHERE table_id = ? AND owner = ?",
+                      (done, now, table_id, owner))
+
+    def release_review(self, table_id: str, owner: str) -> None:
+        with self._tx(f"release the review claim of {table_id!r}") as conn:
+            self._run(conn, "DELETE FROM review_claims WHERE table_id = ? AND owner = ?", (table_id, owner))
 
     def add_chat(self, table_id: str, seat: int | None, name: str, text: str, at: float) -> ChatRow:
         with self._tx(f"chat on {table_id!r}") as conn:

@@ -101,6 +101,16 @@ MIGRATIONS: list[tuple[str, ...]] = [
             saved REAL NOT NULL
         ) WITHOUT ROWID""",
     ),
+    # 5: which process works out a table's review, how far it has got and when it last said so.
+    (
+        """CREATE TABLE review_claims (
+            table_id TEXT PRIMARY KEY REFERENCES tables(id),
+            owner TEXT NOT NULL,
+            done INTEGER NOT NULL,
+            total INTEGER NOT NULL,
+            beat REAL NOT NULL
+        ) WITHOUT ROWID""",
+    ),
 ]
 
 BUSY_TIMEOUT_MS = 10_000  # how long a writer waits for another writer before giving up

@@ -100,6 +100,18 @@ class ChatRow:
     at: float
 
 
+@dataclass(frozen=True)
+class ReviewClaim:
+    """Who is working out a table's review (`owner`, a server process), how far it has got,
+    and when it last said so (`beat`, seconds since the epoch): with several processes over one
+    database, one works a review out and the others report its progress."""
+
+    owner: str
+    done: int
+    total: int
+    beat: float
+
+
 class Store(ABC):
     """The storage interface the server uses. Implementations: `SQLiteStore` (embedded, the
     default), `PostgresStore` for several processes; both are dialects of `SQLStore`, which
@@ -184,6 +196,24 @@ class Store(ABC):
     @abstractmethod
     def load_review(self, table_id: str) -> dict[str, Any] | None:
         """The review `save_review` kept, or None; NoSuchTable if there is no such table."""
+
+    @abstractmethod
+    def claim_review(self, table_id: str, owner: str, total: int, now: float, stale_after: float) -> ReviewClaim:
+        """Claim the working-out of the table's review for `owner` (of `total` moves), unless
+        another owner holds a claim it renewed less than `stale_after` seconds before `now`;
+        the claim as it stands afterwards (`owner` says whose it is). NoSuchTable if none."""
+
+    @abstractmethod
+    def review_claim(self, table_id: str) -> ReviewClaim | None:
+        """The claim on the table's review, or None while nobody works it out."""
+
+    @abstractmethod
+    def note_review_progress(self, table_id: str, owner: str, done: int, now: float) -> None:
+        """Renew `owner`'s claim with the moves done so far (nothing if it is not `owner`'s)."""
+
+    @abstractmethod
+    def release_review(self, table_id: str, owner: str) -> None:
+        """End `owner`'s claim (the review is stored, or failed); another owner's stays."""
 
     @abstractmethod
     def add_chat(self, table_id: str, seat: int | None, name: str, text: str, at: float) -> ChatRow:
