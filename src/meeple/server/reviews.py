@@ -161,6 +161,10 @@ class Reviews:
                                       CLAIM_STALE_SECONDS)
         if claim.owner != self.owner:  # another process claimed it first
             return {"status": "running", "done": claim.done, "total": claim.total}
+        stored = await self.hub.stored(self.hub.store.load_review, table_id)
+        if stored is not None:  # another process stored it (then released its claim) since `status` looked
+            await self._release(table_id)
+            return {"status": "done", "done": len(stored["moves"]), "total": len(stored["moves"]), "review": stored}
         if table_id in self.jobs and not self.jobs[table_id].failed:  # started here while the store answered
             return {"status": "running", "done": self.jobs[table_id].done, "total": total}
         job = self.jobs[table_id] = Job(done=0, total=total)
@@ -184,6 +188,8 @@ class Reviews:
             review: Review = await asyncio.to_thread(review_record, record, self.settings, seed,
                                                      progress=progress, executor=throttled)
             await self.hub.stored(self.hub.store.save_review, table_id, review.to_json())
+            if self.jobs.get(table_id) is job:  # stored: the store answers from now on
+                del self.jobs[table_id]
         except asyncio.CancelledError:  # (the server stops: the claim goes stale, another process takes it)
             throttled.stopped.set()
             raise
@@ -196,8 +202,6 @@ class Reviews:
         finally:
             beat.cancel()
         await self._release(table_id)
-        if not job.failed and self.jobs.get(table_id) is job:
-            del self.jobs[table_id]
 
     async def _renew(self, table_id: str, job: Job) -> None:
         """Renew this process's claim on the review with its progress, every CLAIM_BEAT_SECONDS."""
