@@ -21,6 +21,7 @@ from meeple.ai.review_calibration import (
     calibration_of,
     calibration_text,
     logit,
+    map_for,
     parse_calibration,
     sigmoid,
 )
@@ -101,20 +102,35 @@ def test_the_hook_is_the_identity_for_a_game_without_calibration_data(toy):
 
 
 def test_a_game_s_data_file_maps_its_player_counts_and_leaves_the_others(toy_with_data):
-    assert calibration_of(toy_with_data) == {2: Logistic(0.5, 0.2)}
+    assert calibration_of(toy_with_data) == {"default": {2: Logistic(0.5, 0.2)}, "quick": {2: Logistic(0.4, 0.1),
+                                                                                           3: Logistic(0.6, 0.0)}}
     assert calibrate(0.5, 2, toy_with_data) == pytest.approx(sigmoid(0.2))
     assert calibrate(0.9, 2, toy_with_data) == pytest.approx(sigmoid(0.5 * logit(0.9) + 0.2))
-    assert calibrate(0.25, 3, toy_with_data) == 0.25
+    assert calibrate(0.9, 2, toy_with_data, "quick") == pytest.approx(sigmoid(0.4 * logit(0.9) + 0.1))
+    assert calibrate(0.25, 4, toy_with_data) == 0.25 and calibrate(0.25, 4, toy_with_data, "quick") == 0.25
     assert calibrate_shares([0.9, 0.1], 0, 2, toy_with_data) == pytest.approx(
         [calibrate(0.9, 2, toy_with_data), 1 - calibrate(0.9, 2, toy_with_data)])
+
+
+def test_a_setting_without_its_own_map_uses_the_other_setting_s(toy_with_data):
+    assert map_for(toy_with_data, 3, "default") == map_for(toy_with_data, 3, "quick") == Logistic(0.6, 0.0)
+    assert calibrate(0.7, 3, toy_with_data) == pytest.approx(sigmoid(0.6 * logit(0.7)))
+    assert map_for(toy_with_data, 4, "default") is None
+
+
+def test_a_review_s_chances_go_through_the_map_of_its_setting(toy_with_data):
+    assert ReviewSettings.default().calibrated_as == "default"
+    assert ReviewSettings.quick().calibrated_as == "quick"
+    assert ReviewSettings(samples=2, screening=1).calibrated_as == "quick"  # as noisy as quick's, or noisier
+    assert ReviewSettings(samples=24, screening=4).calibrated_as == "default"
 
 
 def test_the_hook_leaves_a_player_count_its_data_does_not_name():
     for name in game_names():
         info = game_plugin(name).info
         for players in range(info.min_players, info.max_players + 1):
-            if players not in calibration_of(name):
-                assert calibrate(0.123, players, name) == 0.123
+            if map_for(name, players) is None:
+                assert calibrate(0.123, players, name) == 0.123 == calibrate(0.123, players, name, "quick")
 
 
 @given(maps, chances)
@@ -134,7 +150,7 @@ def test_calibrated_shares_stay_in_the_unit_interval_and_add_up_to_one(found, sh
 
 def test_the_shipped_calibrations_cover_two_players_of_every_game_and_review_with_them():
     for name in ("triqueta", "triominos", "celtica", "castell"):
-        assert 2 in calibration_of(name), name
+        assert 2 in calibration_of(name)["default"] and 2 in calibration_of(name)["quick"], name
     record = _finished("triqueta", seed=4)
     entry = review_move(record.to_json(), 5, ReviewSettings.quick(), 9)
     assert all(0.0 <= x <= 1.0 for x in entry["chances"]) and sum(entry["chances"]) == pytest.approx(1.0, abs=1e-3)
@@ -145,19 +161,25 @@ def test_the_shipped_calibrations_cover_two_players_of_every_game_and_review_wit
 
 
 def test_a_data_file_round_trips_through_its_text():
-    maps_ = {2: Logistic(0.8123, -0.0456), 4: Logistic(1.25, 0.5)}
-    assert parse_calibration(calibration_text(maps_, ["a header"]), 2, 5) == maps_
+    maps_ = {"default": {2: Logistic(0.8123, -0.0456, 'fitted on "some" games, 第 1 手')},
+             "quick": {2: Logistic(0.7, 0.1), 4: Logistic(1.25, 0.5)}}
+    parsed = parse_calibration(calibration_text(maps_, ["a header"]), 2, 5)
+    assert parsed == maps_ and parsed["default"][2].fitted == maps_["default"][2].fitted
 
 
 @pytest.mark.parametrize(("text", "problem"), [
-    ("[players.2\nslope = 1", "is not TOML"),
-    ("slope = 1.0\n", "one [players.N] table"),
-    ("[players.9]\nslope = 1.0\nintercept = 0.0\n", "names '9' players (2 to 5 play it)"),
-    ("[players.two]\nslope = 1.0\nintercept = 0.0\n", "names 'two' players"),
-    ("[players.2]\nslope = 1.0\n", "needs a slope and an intercept"),
-    ("[players.2]\nslope = -1.0\nintercept = 0.0\n", "slope of -1.0"),
-    ("[players.2]\nslope = '1'\nintercept = 0.0\n", "slope of '1'"),
-    ("[players.2]\nslope = 1.0\nintercept = 99\n", "intercept of 99"),
+    ("[quick.players.2\nslope = 1", "is not TOML"),
+    ("slope = 1.0\n", "needs [SETTING.players.N] tables (SETTING one of default, quick)"),
+    ("[players.2]\nslope = 1.0\nintercept = 0.0\n", "needs [SETTING.players.N] tables"),
+    ("[fast.players.2]\nslope = 1.0\nintercept = 0.0\n", "needs [SETTING.players.N] tables"),
+    ("[quick.players.9]\nslope = 1.0\nintercept = 0.0\n", "names '9' players at the quick setting (2 to 5 play it)"),
+    ("[quick.players.two]\nslope = 1.0\nintercept = 0.0\n", "names 'two' players"),
+    ("[default.players.2]\nslope = 1.0\n", "needs a slope and an intercept"),
+    ("[default.players.2]\nslope = 1.0\nintercept = 0.0\nextra = 1\n", "and nothing else, for 2 players"),
+    ("[quick.players.2]\nslope = -1.0\nintercept = 0.0\n", "slope of -1.0 for 2 players at the quick setting"),
+    ("[quick.players.2]\nslope = '1'\nintercept = 0.0\n", "slope of '1'"),
+    ("[quick.players.2]\nslope = 1.0\nintercept = 99\n", "intercept of 99"),
+    ("[quick.players.2]\nslope = 1.0\nintercept = 0\nfitted = 3\n", "fitted note of 3"),
 ])
 def test_a_bad_data_file_is_one_clear_error(text, problem):
     with pytest.raises(PluginError, match="the calibration") as error:
@@ -169,7 +191,7 @@ def test_a_plugin_naming_a_bad_or_missing_data_file_is_an_error_naming_the_plugi
     package = tmp_path / "calibration_probe"
     package.mkdir()
     (package / "__init__.py").write_text("")
-    (package / "bad.toml").write_text("[players.2]\nslope = 0\nintercept = 0\n")
+    (package / "bad.toml").write_text("[quick.players.2]\nslope = 0\nintercept = 0\n")
     monkeypatch.syspath_prepend(str(tmp_path))
     plugin = game_plugin("triqueta")
     for target, problem in (("calibration_probe:bad.toml", "slope of 0"),
@@ -199,7 +221,7 @@ def test_the_raw_chance_measured_is_the_one_the_review_reports_before_calibratio
     action = state.game.action_from_json(record.actions[index])
     raw = raw_chance(state, action, ReviewSettings.quick(), stream(11, index))
     entry = review_move(record.to_json(), index, ReviewSettings.quick(), 11)
-    assert entry["chance_after"] == round(calibrate(raw, 2, name), 4)
+    assert entry["chance_after"] == round(calibrate(raw, 2, name, "quick"), 4)
 
 
 def test_a_measurement_fits_on_some_games_and_measures_on_others():
@@ -222,21 +244,23 @@ def test_a_measurement_refuses_bad_arguments_before_playing():
         measure("triqueta", 2, games=5, positions=4, seed=1)
 
 
-def test_the_command_writes_a_data_file_the_hook_reads_and_keeps_its_other_player_counts(tmp_path, capsys):
+def test_the_command_writes_a_data_file_the_hook_reads_and_keeps_its_other_maps(tmp_path, capsys):
     target = tmp_path / "calibration.toml"
-    target.write_text(calibration_text({3: Logistic(0.9, 0.1)}, ["earlier"]))
+    target.write_text(calibration_text({"quick": {3: Logistic(0.9, 0.1)}, "default": {2: Logistic(1.1, 0.2)}},
+                                       ["earlier"]))
     code = _run(["review-calibration", "triqueta", "--games", "4", "--fit-games", "4", "--positions", "16",
                  "--bots", "random,greedy", "--workers", "1", "--json", "--write", str(target)])
     assert code == 0
     report = json.loads(capsys.readouterr().out)
     written = parse_calibration(target.read_text(), 2, 5)
-    assert written[3] == Logistic(0.9, 0.1)
-    assert written[2] == Logistic(report["fitted"]["slope"], report["fitted"]["intercept"])
+    assert written["quick"][3] == Logistic(0.9, 0.1) and written["default"] == {2: Logistic(1.1, 0.2)}
+    assert written["quick"][2] == Logistic(report["fitted"]["slope"], report["fitted"]["intercept"])
+    assert "16 positions of 4 self-play games (random, greedy), seed 1; held out" in written["quick"][2].fitted
 
 
 def test_the_command_stops_at_a_bad_data_file_before_playing_and_leaves_it(tmp_path, capsys):
     target = tmp_path / "calibration.toml"
-    target.write_text("[players.2]\nslope = 'steep'\nintercept = 0\n")
+    target.write_text("[quick.players.2]\nslope = 'steep'\nintercept = 0\n")
     code = _run(["review-calibration", "triqueta", "--games", "400", "--write", str(target)])
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "slope of 'steep'" in err and str(target) in err
@@ -257,7 +281,8 @@ def toy_with_data(tmp_path, monkeypatch) -> Iterator[str]:
         "from dataclasses import replace\n"
         "from tests.ai.ai_toygame import PLUGIN as TOY\n"
         "PLUGIN = replace(TOY, calibration='toy_calibration:calibration.toml')\n")
-    (package / "calibration.toml").write_text(calibration_text({2: Logistic(0.5, 0.2)}, ["a toy"]))
+    (package / "calibration.toml").write_text(calibration_text(
+        {"default": {2: Logistic(0.5, 0.2)}, "quick": {2: Logistic(0.4, 0.1), 3: Logistic(0.6, 0.0)}}, ["a toy"]))
     monkeypatch.syspath_prepend(str(tmp_path))
     with registry.registered(ai_toygame.NAME, "toy_calibration:PLUGIN") as name:
         yield name

@@ -87,6 +87,13 @@ class ReviewSettings:
         the game cuts them off at all (docs/performance.md, "Game review")."""
         return cls(samples=12, screening=2, cutoff_scale=0.5)
 
+    @property
+    def calibrated_as(self) -> str:
+        """The calibrated setting whose map these settings' chances go through: "quick" for
+        settings with no more sampled worlds than the quick setting's (their raw chances are as
+        noisy or noisier), "default" for the others (docs/ai.md, "Game review: calibration")."""
+        return "quick" if self.samples <= ReviewSettings.quick().samples else "default"
+
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
@@ -140,7 +147,7 @@ def assess(before: State[Any], after: State[Any], action: Any, settings: ReviewS
 
     def cal(raw: float, exact: bool = False) -> float:
         """An estimate through the game's calibration; a finished game's result is no estimate."""
-        return round(raw if exact else calibrate(raw, players, game.name), 4)
+        return round(raw if exact else calibrate(raw, players, game.name, settings.calibrated_as), 4)
 
     best_chance, chance_after = cal(top.mean), cal(mine.mean)
     noise = paired(top, mine)[1]
@@ -164,7 +171,8 @@ def assess(before: State[Any], after: State[Any], action: Any, settings: ReviewS
         "noise": round(noise, 4) if math.isfinite(noise) else None,
         "luck": round(luck, 4),
         "luck_noise": round(luck_noise, 4) if math.isfinite(luck_noise) else None,
-        "chances": [round(x, 4) for x in calibrate_shares(mine.means(), seat, players, game.name)],
+        "chances": [round(x, 4) for x in calibrate_shares(mine.means(), seat, players, game.name,
+                                                               settings.calibrated_as)],
         "legal": found.legal,
         "samples": mine.n,
         "capped": found.capped or clock.capped,
@@ -275,7 +283,7 @@ def hint(state_json_or_state: dict[str, Any] | State[Any], seat: int, settings: 
     top = found.final[found.best]
     return {
         "best_action": state.action_from_id(found.best).to_json(),
-        "best_chance": round(calibrate(top.mean, players, game.name), 4),
+        "best_chance": round(calibrate(top.mean, players, game.name, settings.calibrated_as), 4),
         "legal": found.legal,
         "samples": top.n,
     }

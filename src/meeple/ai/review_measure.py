@@ -28,7 +28,7 @@ from meeple.ai.bots import make_bot
 from meeple.ai.journal import ArenaJournal, run_journaled
 from meeple.ai.match import derive_seed, play_game
 from meeple.ai.review import ReviewSettings
-from meeple.ai.review_calibration import Logistic, calibration_of
+from meeple.ai.review_calibration import Logistic, map_for
 from meeple.ai.review_estimate import Playouts, Tally, Worlds, stream
 from meeple.ai.review_fit import brier, fit_logistic, meets_goal, reliability
 from meeple.core.errors import OptionError
@@ -155,7 +155,7 @@ class Measurement:
         every drawn position."""
         raws = [p.raw for p in self.held_out]
         outcomes = [p.outcome for p in self.held_out]
-        installed = calibration_of(self.game).get(self.players)
+        installed = map_for(self.game, self.players, self.setting)
         try:
             fitted, fit_error = self.fitted, None
         except OptionError as exc:  # the measurement of the raw chances stands all the same

@@ -24,7 +24,7 @@ from meeple import _native
 from meeple.ai.arena import ArenaResult, play_arena_game, summarize
 from meeple.ai.bots import Bot, make_bot
 from meeple.ai.match import derive_seed, random_playouts, rotated_seating
-from meeple.ai.review_calibration import Logistic, calibration_text, parse_calibration
+from meeple.ai.review_calibration import Calibration, Logistic, calibration_text, parse_calibration
 from meeple.ai.review_measure import DEFAULT_BOTS, measure
 from meeple.boards.picture import spectator_picture
 from meeple.cli.options import parse_bots, parse_options
@@ -435,15 +435,15 @@ def review_calibration(
     if write is not None:
         if found["fitted"] is None:
             raise OptionError(f"--write {write}: nothing written, as no map could be fitted: {found['fit_error']}")
-        fitted = Logistic(found["fitted"]["slope"], found["fitted"]["intercept"])
-        _write_calibration(write, result.game, {**kept, players: fitted}, found)
+        fitted = Logistic(found["fitted"]["slope"], found["fitted"]["intercept"], _fitted_note(found))
+        _write_calibration(write, result.game, {**kept, setting: {**kept.get(setting, {}), players: fitted}})
     if as_json:
         print(json.dumps(found))
     else:
         _print_calibration(found)
 
 
-def _read_calibration(path: Path, game: str) -> dict[int, Logistic]:
+def _read_calibration(path: Path, game: str) -> Calibration:
     """The maps of the calibration data file at `path` (none if there is no file yet), read
     before a run so that a bad file stops it at once."""
     the_game = load(game)
@@ -457,18 +457,21 @@ def _read_calibration(path: Path, game: str) -> dict[int, Logistic]:
                              lambda problem: OptionError(f"--write {path}: the file there {problem}"))
 
 
-def _write_calibration(path: Path, game: str, maps: dict[int, Logistic], found: dict[str, Any]) -> None:
-    """Write the data file at `path` declaring `maps`, its header saying how they were fitted."""
-    the_game = load(game)
-    players = found["players"]
+def _fitted_note(found: dict[str, Any]) -> str:
+    """How a run fitted its map, for the data file: what it was fitted on, and how it did held out."""
     held = found["held_out"]
-    header = [f"{the_game.title}: the game review's calibration (docs/ai.md, \"Game review: calibration\").",
-              f"{players} players: fitted on {found['positions']['fit']} positions of {found['games']['fit']} "
-              f"self-play games ({', '.join(found['bots'])}), review setting {found['setting']}, seed {found['seed']};",
-              f"held out ({found['positions']['held_out']} positions of {found['games']['held_out']} other games): "
-              f"Brier {held['raw']['brier']} raw, {held['fitted']['brier']} calibrated, "
-              f"{held['baseline_brier']} for an equal share.",
-              "Written by meeple review-calibration --write; a player count not named below is left uncalibrated."]
+    return (f"{found['positions']['fit']} positions of {found['games']['fit']} self-play games "
+            f"({', '.join(found['bots'])}), seed {found['seed']}; held out, {found['positions']['held_out']} positions "
+            f"of {found['games']['held_out']} other games: Brier {held['raw']['brier']} raw, "
+            f"{held['fitted']['brier']} calibrated, {held['baseline_brier']} for an equal share")
+
+
+def _write_calibration(path: Path, game: str, maps: Calibration) -> None:
+    """Write the data file at `path` declaring `maps`."""
+    header = [f"{load(game).title}: the game review's calibration (docs/ai.md, \"Game review: calibration\").",
+              "Written by meeple review-calibration --write: one map per review setting and player count;",
+              "a setting without a map for a player count uses the other setting's, and a player count",
+              "neither names is left uncalibrated."]
     try:
         path.write_text(calibration_text(maps, header), encoding="utf-8")
     except OSError as exc:
