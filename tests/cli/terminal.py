@@ -65,7 +65,26 @@ class Terminal:
         os.write(self.master, (line + "\r").encode())
 
     def interrupt(self) -> None:
+        """Ctrl-C once the program waits for a key, as a person's comes. (A SIGINT that lands
+        between the prompt's printing and the read starting is only seen at the next key: the
+        interpreter has already checked for signals and the read does not wake for it.)"""
+        self.wait_for_input()
         self.process.send_signal(signal.SIGINT)
+
+    def wait_for_input(self, timeout: float = 30) -> None:
+        """Until the program has printed nothing and slept for 0.2 s: it waits for the keyboard."""
+        deadline = time.monotonic() + timeout
+        quiet = 0
+        while quiet < 4 and time.monotonic() < deadline and self.process.poll() is None:
+            printed = self._read(0.05)
+            quiet = 0 if printed or not self._sleeping() else quiet + 1
+
+    def _sleeping(self) -> bool:
+        try:
+            stat = Path(f"/proc/{self.process.pid}/stat").read_text()
+        except OSError:  # no /proc: the quiet output alone says so
+            return True
+        return stat.rpartition(")")[2].split()[0] == "S"
 
     def wait(self, timeout: float = 60) -> int:
         deadline = time.monotonic() + timeout
