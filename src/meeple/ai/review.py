@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from meeple.ai.review_calibration import calibrate, calibrate_shares
+from meeple.ai.review_calibration import SETTINGS, calibrate, calibrate_shares
 from meeple.ai.review_estimate import Clock, Playouts, Race, paired, position_value, race, revealed, stream
 from meeple.core.checks import shown
 from meeple.core.errors import MeepleError, OptionError, RecordError
@@ -86,6 +86,13 @@ class ReviewSettings:
         """For long games: a quarter of the worlds, and playouts cut off in half the plies where
         the game cuts them off at all (docs/performance.md, "Game review")."""
         return cls(samples=12, screening=2, cutoff_scale=0.5)
+
+    @classmethod
+    def named(cls, name: str) -> ReviewSettings:
+        """The setting called `name`, one of `SETTINGS` (OptionError for another)."""
+        if name not in SETTINGS:
+            raise OptionError(f"no review setting {name!r} (there are {', '.join(SETTINGS)})")
+        return cls.quick() if name == "quick" else cls.default()
 
     @property
     def calibrated_as(self) -> str:

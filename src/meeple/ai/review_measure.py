@@ -28,7 +28,7 @@ from meeple.ai.bots import make_bot
 from meeple.ai.journal import ArenaJournal, run_journaled
 from meeple.ai.match import derive_seed, play_game
 from meeple.ai.review import ReviewSettings
-from meeple.ai.review_calibration import Logistic, map_for
+from meeple.ai.review_calibration import SETTINGS, Logistic, map_for
 from meeple.ai.review_estimate import Playouts, Tally, Worlds, stream
 from meeple.ai.review_fit import brier, fit_logistic, meets_goal, reliability
 from meeple.core.errors import OptionError
@@ -38,7 +38,6 @@ from meeple.core.rng import Rng
 from meeple.core.state import State
 
 #: The review settings a measurement may name.
-SETTINGS: dict[str, Callable[[], ReviewSettings]] = {"quick": ReviewSettings.quick, "default": ReviewSettings.default}
 #: The bots of the self-play games unless told: three strengths.
 DEFAULT_BOTS = ("random", "greedy", "ismcts:easy")
 #: The stream (with the game's seed) that picks the positions drawn from a game.
@@ -203,7 +202,7 @@ def measure(game: str, players: int, games: int, positions: int, seed: int, *, f
     loaded.check_players(players)
     resolved = loaded.resolve_options(options or {})
     if setting not in SETTINGS:
-        raise OptionError(f"the review setting must be {' or '.join(SETTINGS)}, not {setting!r}")
+        raise OptionError(f"the review setting must be quick or default, not {setting!r}")
     if games < 1 or fit_games < 0:
         raise OptionError(f"a measurement needs at least one held-out game and no negative fit games, "
                           f"not {games} and {fit_games}")
@@ -211,7 +210,7 @@ def measure(game: str, players: int, games: int, positions: int, seed: int, *, f
         raise OptionError(f"ask for at least one position per game: {positions} positions for {games} games")
     for spec in bots:
         make_bot(spec)  # a bad spec fails here, with its one line
-    settings = SETTINGS[setting]()
+    settings = ReviewSettings.named(setting)
     per_game = -(-positions // games)
     plan = seatings(len(bots), players)
     total = fit_games + games

@@ -24,7 +24,7 @@ from meeple import _native
 from meeple.ai.arena import ArenaResult, play_arena_game, summarize
 from meeple.ai.bots import Bot, make_bot
 from meeple.ai.match import derive_seed, random_playouts, rotated_seating
-from meeple.ai.review_calibration import Calibration, Logistic, calibration_text, parse_calibration
+from meeple.ai.review_calibration import SETTINGS, Calibration, Logistic, calibration_text, parse_calibration
 from meeple.ai.review_measure import DEFAULT_BOTS, measure
 from meeple.boards.picture import spectator_picture
 from meeple.cli.options import parse_bots, parse_options
@@ -536,20 +536,16 @@ def replay(
         console.print(breakdown_table(state, cat))
 
 
-REVIEW_SETTINGS = ("default", "quick")
-
-
 def _review_settings(name: str, seconds_per_move: float | None, seconds_flag: str) -> ReviewSettings:
     """The named review setting with an optional cap on a move's seconds (OptionError naming
     the flag that is wrong)."""
     from meeple.ai.review import ReviewSettings
 
-    if name not in REVIEW_SETTINGS:
-        raise OptionError(f"--review must be one of {', '.join(REVIEW_SETTINGS)}, not {name!r}")
+    if name not in SETTINGS:
+        raise OptionError(f"--review must be one of {', '.join(SETTINGS)}, not {name!r}")
     if seconds_per_move is not None and not (math.isfinite(seconds_per_move) and 0 < seconds_per_move <= 3600):
         raise OptionError(f"{seconds_flag} must be more than 0 and at most 3600, not {seconds_per_move}")
-    base = ReviewSettings.quick() if name == "quick" else ReviewSettings.default()
-    return dataclasses.replace(base, seconds_per_move=seconds_per_move)
+    return dataclasses.replace(ReviewSettings.named(name), seconds_per_move=seconds_per_move)
 
 
 @app.command()

@@ -74,6 +74,16 @@ def hint_seed(table_seed: int, version: int) -> int:
     return Rng(table_seed ^ 0x4117 ^ (version * 0x9E3779B97F4A7C15)).next64()
 
 
+def _done(stored: dict[str, Any]) -> dict[str, Any]:
+    """The answer once the review is stored."""
+    moves = len(stored["moves"])
+    return {"status": "done", "done": moves, "total": moves, "review": stored}
+
+
+def _running(done: int, total: int) -> dict[str, Any]:
+    return {"status": "running", "done": done, "total": total}
+
+
 class Stopped(RuntimeError):
     """A review stopped before its end (the server is shutting down)."""
 
@@ -133,13 +143,13 @@ class Reviews:
         table_id = table.row.id
         stored = await self.hub.stored(self.hub.store.load_review, table_id)
         if stored is not None:
-            return {"status": "done", "done": len(stored["moves"]), "total": len(stored["moves"]), "review": stored}
+            return _done(stored)
         job = self.jobs.get(table_id)
         if job is not None:
             return {"status": "failed" if job.failed else "running", "done": job.done, "total": job.total}
         claim = await self.hub.stored(self.hub.store.review_claim, table_id)
         if claim is not None and claim.beat >= self.hub.now() - CLAIM_STALE_SECONDS:  # another process's
-            return {"status": "running", "done": claim.done, "total": claim.total}
+            return _running(claim.done, claim.total)
         return {"status": "none", "done": 0, "total": table.version}
 
     async def start(self, table: LiveTable) -> dict[str, Any]:
@@ -148,9 +158,8 @@ class Reviews:
         table_id = table.row.id
         if found["status"] == "done":
             return found
-        job = self.jobs.get(table_id)  # (looked at again: another request may have started it meanwhile)
-        if job is not None and not job.failed:
-            return {"status": "running", "done": job.done, "total": job.total}
+        if (here := self._running_here(table_id)) is not None:  # (another request may have started it meanwhile)
+            return here
         running = sum(not job.failed for job in self.jobs.values())
         if running >= self.hub.config.reviews_running:
             raise Limited("reviews_busy", f"this server runs at most {self.hub.config.reviews_running} "
@@ -160,16 +169,21 @@ class Reviews:
         claim = await self.hub.stored(self.hub.store.claim_review, table_id, self.owner, total, self.hub.now(),
                                       CLAIM_STALE_SECONDS)
         if claim.owner != self.owner:  # another process claimed it first
-            return {"status": "running", "done": claim.done, "total": claim.total}
+            return _running(claim.done, claim.total)
         stored = await self.hub.stored(self.hub.store.load_review, table_id)
         if stored is not None:  # another process stored it (then released its claim) since `status` looked
             await self._release(table_id)
-            return {"status": "done", "done": len(stored["moves"]), "total": len(stored["moves"]), "review": stored}
-        if table_id in self.jobs and not self.jobs[table_id].failed:  # started here while the store answered
-            return {"status": "running", "done": self.jobs[table_id].done, "total": total}
+            return _done(stored)
+        if (here := self._running_here(table_id)) is not None:  # started here while the store answered
+            return here
         job = self.jobs[table_id] = Job(done=0, total=total)
         self.hub.in_background(self._run(table_id, record, review_seed(table.row.seed), job))
-        return {"status": "running", "done": 0, "total": job.total}
+        return _running(0, total)
+
+    def _running_here(self, table_id: str) -> dict[str, Any] | None:
+        """The answer while this process works the table's review out, else None."""
+        job = self.jobs.get(table_id)
+        return None if job is None or job.failed else _running(job.done, job.total)
 
     def _record(self, table: LiveTable) -> GameRecord:
         """The table's record with its data sets mapped to this server's files."""
